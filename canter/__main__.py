@@ -1,0 +1,3 @@
+from canter.cli import main
+
+main()

@@ -1,0 +1,69 @@
+"""The `canter` command line.
+
+Started bare, `canter` is an engine speaking the line protocol on stdin/stdout, the way
+arbiters and GUIs expect. Subcommands are loaded lazily so that a bare start stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# name -> (module, attribute, one-line help). Each module owns its click command.
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "perft": ("canter.engine.perft_cli", "perft", "Count move-tree leaves (move generator test)."),
+    "bench": ("canter.engine.bench_cli", "bench", "Search fixed positions; print nodes and nps."),
+    "match": ("canter.adapters.match_cli", "match", "Play a match between engines."),
+    "tournament": ("canter.adapters.match_cli", "tournament", "Round-robin or gauntlet."),
+    "replay": ("canter.adapters.records_cli", "replay", "Validate a game-record file."),
+    "compliance": ("canter.adapters.compliance", "compliance", "Protocol conformance run."),
+    "transcript": ("canter.adapters.transcript_cli", "transcript", "Record/replay sessions."),
+    "play": ("canter.adapters.play_cli", "play", "Play in the terminal."),
+    "show": ("canter.adapters.show_cli", "show", "Draw a position or game (text or SVG)."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        entry = SUBCOMMANDS.get(name)
+        if entry is None:
+            return None
+        module_name, attr, _ = entry
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            return _unavailable(name)
+        return getattr(module, attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][2]) for name in sorted(SUBCOMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _unavailable(name: str) -> click.Command:
+    @click.command(name=name)
+    def command() -> None:
+        raise click.ClickException(f"'{name}' is not available in this build")
+
+    return command
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(package_name="canter")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """canter: the Camelot and Tri-Camelot engine.
+
+    With no command, run the engine on its line protocol (stdin/stdout).
+    """
+    if ctx.invoked_subcommand is None:
+        from canter.protocol.main import run
+
+        ctx.exit(run())
