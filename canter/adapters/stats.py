@@ -1,0 +1,280 @@
+"""Match statistics: pure functions over game results, no I/O.
+
+Two seats (engine A against engine B, results from A's point of view):
+W/D/L, score, Elo difference with a 95 % interval, LOS, draw ratio, pentanomial counts over
+colour-swapped game pairs (and Elo from them), and the generalised SPRT (GSPRT) used by
+fishtest, fastchess and cutechess-style arbiters.
+
+Three seats (Tri-Camelot): per-engine average rank, points, and a pairwise "finished ahead
+of" table, from each game's ranking.
+
+Conventions: a score is the mean points per game in [0, 1] (win 1, draw 1/2, loss 0); Elo
+uses the logistic model `score = 1 / (1 + 10 ** (-elo / 400))`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+# Two-sided 95 % quantile of the standard normal distribution.
+Z95 = 1.959963984540054
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference for an expected score; +-inf at 1 and 0."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+# ---------------------------------------------------------------- two seats
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Elo difference with a 95 % interval. `margin` is half the interval's width (the
+    "+-" figure cutechess prints); `low`/`high` are the interval's ends, which are not
+    symmetric around `elo` because the logistic curve is not linear."""
+
+    elo: float
+    low: float
+    high: float
+
+    @property
+    def margin(self) -> float:
+        return (self.high - self.low) / 2.0
+
+
+@dataclass(frozen=True)
+class TwoSeatStats:
+    wins: int
+    draws: int
+    losses: int
+    score: float  # mean points per game, in [0, 1]
+    draw_ratio: float
+    elo: EloEstimate
+    los: float  # likelihood of superiority, in [0, 1]
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def _interval(mean: float, variance_of_mean: float) -> EloEstimate:
+    spread = Z95 * math.sqrt(variance_of_mean)
+    return EloEstimate(
+        elo=elo_from_score(mean),
+        low=elo_from_score(mean - spread),
+        high=elo_from_score(mean + spread),
+    )
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority: P(A stronger than B) from wins and losses (draws carry no
+    information here), normal approximation as in cutechess."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def two_seat_stats(wins: int, draws: int, losses: int) -> TwoSeatStats:
+    """W/D/L from A's point of view -> score, Elo with 95 % interval (trinomial variance of
+    the per-game score), LOS and draw ratio."""
+    n = wins + draws + losses
+    if n == 0:
+        raise ValueError("no games")
+    score = (wins + 0.5 * draws) / n
+    variance = (
+        wins * (1.0 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * (0.0 - score) ** 2
+    ) / n
+    return TwoSeatStats(
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        score=score,
+        draw_ratio=draws / n,
+        elo=_interval(score, variance / n),
+        los=los(wins, losses),
+    )
+
+
+def wdl(results: Iterable[float]) -> tuple[int, int, int]:
+    """Count W/D/L from per-game points (1, 0.5, 0)."""
+    w = d = lo = 0
+    for r in results:
+        if r == 1:
+            w += 1
+        elif r == 0.5:
+            d += 1
+        elif r == 0:
+            lo += 1
+        else:
+            raise ValueError(f"a game scores 1, 0.5 or 0, not {r!r}")
+    return w, d, lo
+
+
+# Pentanomial: the points A scores over a pair of games played from one opening with the
+# colours swapped: index 0 = 0 points (LL), 1 = 1/2 (LD), 2 = 1 (DD or WL), 3 = 3/2 (WD),
+# 4 = 2 (WW).
+
+
+def pentanomial(pairs: Iterable[tuple[float, float]]) -> tuple[int, int, int, int, int]:
+    """Counts [LL, LD, DD+WL, WD, WW] from pairs of per-game points for A."""
+    counts = [0, 0, 0, 0, 0]
+    for a, b in pairs:
+        total = a + b
+        index = round(total * 2)
+        if index / 2 != total or not 0 <= index <= 4:
+            raise ValueError(f"a pair scores 0, 1/2, 1, 3/2 or 2 points, not {total!r}")
+        counts[index] += 1
+    return counts[0], counts[1], counts[2], counts[3], counts[4]
+
+
+def _pair_mean_var(penta: Sequence[int]) -> tuple[int, float, float]:
+    """Number of pairs, mean per-game score and per-pair variance of the per-game score."""
+    if len(penta) != 5:
+        raise ValueError("pentanomial counts have 5 entries")
+    n = sum(penta)
+    if n == 0:
+        raise ValueError("no game pairs")
+    values = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 = mean per-game score
+    mean = sum(c * v for c, v in zip(penta, values, strict=True)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(penta, values, strict=True)) / n
+    return n, mean, var
+
+
+def pentanomial_elo(penta: Sequence[int]) -> EloEstimate:
+    """Elo with 95 % interval, treating each colour-swapped pair as one sample (this
+    removes the opening's bias from the variance, as fastchess does)."""
+    n, mean, var = _pair_mean_var(penta)
+    return _interval(mean, var / n)
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    llr: float
+    lower: float  # accept H0 (elo = elo0) at or below this
+    upper: float  # accept H1 (elo = elo1) at or above this
+    decision: str | None  # "H0", "H1" or None (go on playing)
+
+    @property
+    def finished(self) -> bool:
+        return self.decision is not None
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    if not (0 < alpha < 1 and 0 < beta < 1):
+        raise ValueError("alpha and beta lie strictly between 0 and 1")
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def _gsprt_llr(n: int, mean: float, var: float, elo0: float, elo1: float) -> float:
+    # Normal approximation of the log-likelihood ratio of H1 (mean s1) against H0 (mean
+    # s0) for n samples with sample variance var:
+    #   LLR = n * ((mean - s0)^2 - (mean - s1)^2) / (2 var)
+    if var <= 0.0:
+        return 0.0  # all samples equal: no evidence either way yet
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * ((mean - s0) ** 2 - (mean - s1) ** 2) / (2.0 * var)
+
+
+def sprt(
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    *,
+    wdl: tuple[int, int, int] | None = None,
+    penta: Sequence[int] | None = None,
+) -> SprtResult:
+    """Generalised SPRT (logistic Elo) of H0: elo = elo0 against H1: elo = elo1.
+
+    Give either `penta` (counts over colour-swapped pairs; preferred, as fastchess) or
+    `wdl` (per-game counts, trinomial). Bounds are log(beta/(1-alpha)) and
+    log((1-beta)/alpha)."""
+    if elo0 >= elo1:
+        raise ValueError("elo0 must be below elo1")
+    lower, upper = sprt_bounds(alpha, beta)
+    if (wdl is None) == (penta is None):
+        raise ValueError("give exactly one of wdl= and penta=")
+    if penta is not None:
+        n, mean, var = _pair_mean_var(penta)
+    else:
+        w, d, lo = wdl  # type: ignore[misc]
+        n = w + d + lo
+        if n == 0:
+            raise ValueError("no games")
+        mean = (w + 0.5 * d) / n
+        var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + lo * mean**2) / n
+    llr = _gsprt_llr(n, mean, var, elo0, elo1)
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    return SprtResult(llr=llr, lower=lower, upper=upper, decision=decision)
+
+
+# ---------------------------------------------------------------- three seats
+
+Ranking = Sequence[Sequence[Hashable]]  # best first; players sharing a place share a list
+
+
+@dataclass
+class MultiSeatStats:
+    """Per-engine figures over multi-seat games.
+
+    `points`: 1 per game won outright; k players sharing first place get 1/k each.
+    `average_rank`: players sharing places share the mean of those places (two tied for
+    2nd and 3rd both rank 2.5). `ahead[a][b]`: games in which a finished strictly ahead of
+    b; `level[a][b]`: games in which they shared a place."""
+
+    games: dict[Hashable, int] = field(default_factory=dict)
+    points: dict[Hashable, float] = field(default_factory=dict)
+    rank_sum: dict[Hashable, float] = field(default_factory=dict)
+    ahead: dict[Hashable, dict[Hashable, int]] = field(default_factory=dict)
+    level: dict[Hashable, dict[Hashable, int]] = field(default_factory=dict)
+
+    def average_rank(self, player: Hashable) -> float:
+        return self.rank_sum[player] / self.games[player]
+
+    @property
+    def players(self) -> list[Hashable]:
+        return list(self.games)
+
+    def add(self, ranking: Ranking) -> None:
+        seen = [p for group in ranking for p in group]
+        if len(set(seen)) != len(seen):
+            raise ValueError(f"a player appears twice in the ranking {ranking!r}")
+        if not seen:
+            raise ValueError("empty ranking")
+        place = 1
+        for i, group in enumerate(ranking):
+            if not group:
+                raise ValueError("empty place in the ranking")
+            shared_rank = place + (len(group) - 1) / 2.0
+            for p in group:
+                self.games[p] = self.games.get(p, 0) + 1
+                self.rank_sum[p] = self.rank_sum.get(p, 0.0) + shared_rank
+                self.points[p] = self.points.get(p, 0.0) + (1.0 / len(group) if i == 0 else 0.0)
+                row = self.ahead.setdefault(p, {})
+                lrow = self.level.setdefault(p, {})
+                for q in group:
+                    if q != p:
+                        lrow[q] = lrow.get(q, 0) + 1
+                for later in ranking[i + 1 :]:
+                    for q in later:
+                        row[q] = row.get(q, 0) + 1
+            place += len(group)
+
+
+def multi_seat_stats(rankings: Iterable[Ranking]) -> MultiSeatStats:
+    """Fold game rankings (e.g. `[["alpha"], ["beta", "gamma"]]`) into MultiSeatStats."""
+    stats = MultiSeatStats()
+    for ranking in rankings:
+        stats.add(ranking)
+    return stats

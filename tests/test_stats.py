@@ -1,0 +1,152 @@
+"""Statistics against figures worked out by hand (the working is in the comments)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from canter.adapters.stats import (
+    elo_from_score,
+    los,
+    multi_seat_stats,
+    pentanomial,
+    pentanomial_elo,
+    score_from_elo,
+    sprt,
+    sprt_bounds,
+    two_seat_stats,
+    wdl,
+)
+
+
+def close(a: float, b: float, tol: float = 0.05) -> bool:
+    return abs(a - b) <= tol
+
+
+def test_elo_score_curve():
+    # 0.75 -> -400 log10(1/0.75 - 1) = -400 log10(1/3) = 400 * 0.477121 = 190.85
+    assert close(elo_from_score(0.75), 190.85)
+    assert elo_from_score(0.5) == 0.0
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+    # 10^(-100/400) = 0.562341 -> 1/1.562341 = 0.640065
+    assert close(score_from_elo(100), 0.640065, 1e-6)
+
+
+def test_two_seat_6_2_2():
+    s = two_seat_stats(6, 2, 2)
+    # score = (6 + 2/2) / 10 = 0.7 ; draw ratio 2/10
+    assert s.score == pytest.approx(0.7)
+    assert s.draw_ratio == pytest.approx(0.2)
+    assert s.games == 10
+    # Elo = -400 log10(1/0.7 - 1) = -400 log10(0.428571) = -400 * -0.367977 = 147.19
+    assert close(s.elo.elo, 147.19)
+    # per-game variance = (6*0.3^2 + 2*0.2^2 + 2*0.7^2)/10 = (0.54+0.08+0.98)/10 = 0.16
+    # sd of mean = sqrt(0.16/10) = 0.126491 ; 1.959964 * 0.126491 = 0.247918
+    # high: score 0.947918 -> -400 log10(0.054944) = 504.02
+    # low:  score 0.452082 -> -400 log10(1.211980) = -33.40
+    assert close(s.elo.high, 504.02, 0.1)
+    assert close(s.elo.low, -33.40, 0.1)
+    assert close(s.elo.margin, (504.02 + 33.40) / 2, 0.1)
+    # LOS = 1/2 (1 + erf((6-2)/sqrt(2*8))) = 1/2 (1 + erf(1)) = 1/2 (1.842701) = 0.921350
+    assert s.los == pytest.approx(0.921350, abs=1e-6)
+
+
+def test_two_seat_even_and_edges():
+    s = two_seat_stats(3, 4, 3)
+    assert s.elo.elo == 0.0 and s.los == pytest.approx(0.5)
+    # symmetric interval around 0 when the score is exactly 1/2
+    assert s.elo.low == pytest.approx(-s.elo.high)
+    assert los(0, 0) == 0.5
+    with pytest.raises(ValueError):
+        two_seat_stats(0, 0, 0)
+
+
+def test_wdl_counts():
+    assert wdl([1, 0.5, 0, 1, 1]) == (3, 1, 1)
+    with pytest.raises(ValueError):
+        wdl([0.25])
+
+
+PAIRS = [(1, 1), (1, 0.5), (0.5, 0.5), (0, 1), (0, 0.5), (1, 0)]
+
+
+def test_pentanomial_counts_and_elo():
+    # pair totals 2, 1.5, 1, 1, 0.5, 1 -> [LL=0, LD=1, DD+WL=3, WD=1, WW=1]
+    penta = pentanomial(PAIRS)
+    assert penta == (0, 1, 3, 1, 1)
+    e = pentanomial_elo(penta)
+    # mean per-game score = (0.25 + 3*0.5 + 0.75 + 1)/6 = 3.5/6 = 0.583333
+    # -400 log10(1/0.583333 - 1) = -400 log10(0.714286) = 58.45
+    assert close(e.elo, 58.45)
+    # pair variance = ((0.25-m)^2 + 3(0.5-m)^2 + (0.75-m)^2 + (1-m)^2)/6
+    #   = (0.111111 + 0.020833 + 0.027778 + 0.173611)/6 = 0.055556
+    # sd of mean = sqrt(0.055556/6) = 0.096225 ; * 1.959964 = 0.188597
+    # high: 0.771930 -> -400 log10(0.295455) = 211.8 ; low: 0.394736 -> -400 log10(1.533338) = -74.2
+    assert close(e.high, 211.8, 0.3)
+    assert close(e.low, -74.2, 0.3)
+    with pytest.raises(ValueError):
+        pentanomial([(1, 0.25)])
+
+
+def test_sprt_undecided_from_pentanomial():
+    # s0 = 0.5 ; s1 = 1/(1 + 10^(-10/400)) = 1/(1 + 0.944061) = 0.514387
+    # LLR = 6 * ((0.583333-0.5)^2 - (0.583333-0.514387)^2) / (2 * 0.055556)
+    #     = 6 * (0.0069444 - 0.0047536) / 0.111111 = 0.1183
+    r = sprt(0, 10, 0.05, 0.05, penta=(0, 1, 3, 1, 1))
+    assert close(r.llr, 0.1183, 0.001)
+    # bounds ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439
+    assert r.lower == pytest.approx(-2.944439, abs=1e-6)
+    assert r.upper == pytest.approx(2.944439, abs=1e-6)
+    assert r.decision is None and not r.finished
+
+
+def test_sprt_decides_both_ways_from_wdl():
+    # 60/20/20: mean 0.7, per-game variance 0.16 (as in test_two_seat_6_2_2)
+    # s1 = 1/(1 + 10^(-50/400)) = 1/(1 + 0.749894) = 0.571463
+    # LLR = 100 * ((0.2)^2 - (0.128537)^2) / 0.32 = 100 * (0.04 - 0.016522)/0.32 = 7.337
+    up = sprt(0, 50, wdl=(60, 20, 20))
+    assert close(up.llr, 7.337, 0.01) and up.decision == "H1"
+    # 20/20/60: mean 0.3 -> LLR = 100 * (0.04 - 0.271463^2)/0.32 = 100*(0.04-0.073692)/0.32
+    #   = -10.529
+    down = sprt(0, 50, wdl=(20, 20, 60))
+    assert close(down.llr, -10.529, 0.01) and down.decision == "H0"
+    # asymmetric alpha/beta: lower = ln(0.1/0.95) = -2.251292, upper = ln(0.9/0.05) = 2.890372
+    assert sprt_bounds(0.05, 0.1) == pytest.approx((-2.251292, 2.890372), abs=1e-6)
+
+
+def test_sprt_rejects_bad_arguments():
+    with pytest.raises(ValueError):
+        sprt(5, 0, wdl=(1, 1, 1))
+    with pytest.raises(ValueError):
+        sprt(0, 5)
+    with pytest.raises(ValueError):
+        sprt(0, 5, alpha=0, wdl=(1, 1, 1))
+    # no variance yet: no evidence, no decision
+    assert sprt(0, 5, wdl=(3, 0, 0)).llr == 0.0
+
+
+def test_three_seat_tables():
+    games = [
+        [["A"], ["B", "C"]],  # A wins; B and C share 2nd/3rd -> rank 2.5 each
+        [["B"], ["C"], ["A"]],  # B first, C second, A third
+        [["A", "B", "C"]],  # a draw: all share 1st-3rd -> rank 2, points 1/3 each
+    ]
+    s = multi_seat_stats(games)
+    # points: A 1 + 0 + 1/3 = 1.3333 ; B 0 + 1 + 1/3 = 1.3333 ; C 0 + 0 + 1/3 = 0.3333
+    assert s.points["A"] == pytest.approx(4 / 3)
+    assert s.points["B"] == pytest.approx(4 / 3)
+    assert s.points["C"] == pytest.approx(1 / 3)
+    # ranks: A (1 + 3 + 2)/3 = 2 ; B (2.5 + 1 + 2)/3 = 1.8333 ; C (2.5 + 2 + 2)/3 = 2.1667
+    assert s.average_rank("A") == pytest.approx(2.0)
+    assert s.average_rank("B") == pytest.approx(5.5 / 3)
+    assert s.average_rank("C") == pytest.approx(6.5 / 3)
+    # ahead: game 1 A>B, A>C ; game 2 B>C, B>A, C>A
+    assert s.ahead["A"] == {"B": 1, "C": 1}
+    assert s.ahead["B"] == {"C": 1, "A": 1}
+    assert s.ahead["C"] == {"A": 1}
+    # level: game 1 B=C ; game 3 all pairs
+    assert s.level["B"]["C"] == 2 and s.level["A"]["B"] == 1
+    assert s.games == {"A": 3, "B": 3, "C": 3}
+    with pytest.raises(ValueError):
+        multi_seat_stats([[["A"], ["A"]]])
