@@ -183,7 +183,9 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
             recording=recording,
         )
     except OSError as exc:
-        raise click.ClickException(f"cannot start the engine {shlex.join(argv)}: {exc}")
+        raise click.ClickException(
+            f"cannot start the engine {shlex.join(argv)}: {exc}"
+        ) from None
     text = recording.transcript().render()
     if output == "-":
         sys.stdout.write(text)

@@ -19,18 +19,19 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from canter.adapters.transcript import (
+    EXACT,
+    GLOB,
+    REGEX,
     CloseInput,
     Comment,
-    EXACT,
     Expect,
     ExpectExit,
-    GLOB,
     Matcher,
-    REGEX,
     Send,
     SkipTo,
     Step,
@@ -269,8 +270,6 @@ def record_session(
 
 
 def _wait_quiet(last_output, lock, since, settle, timeout, done) -> None:
-    import time
-
     while not done.is_set():
         with lock:
             quiet_for = now() - max(last_output[0], since)

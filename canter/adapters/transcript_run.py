@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -128,7 +129,7 @@ class _Runner:
         elif isinstance(step, Quiet):
             self._quiet(step)
         elif isinstance(step, Sleep):
-            _sleep(step.seconds)
+            time.sleep(step.seconds)
         elif isinstance(step, CloseInput):
             self.event("note", "input closed")
             self.engine.close_input()
@@ -209,12 +210,6 @@ class _Runner:
         return f"{what} (engine exited with code {code})"
 
 
-def _sleep(seconds: float) -> None:
-    import time
-
-    time.sleep(seconds)
-
-
 # ---- reporting -----------------------------------------------------------------------
 
 
@@ -229,7 +224,7 @@ def format_failure(result: RunResult, tail: int = 12) -> list[str]:
         f"    received: {failure.received}",
     ]
     if result.log:
-        lines.append(f"  last lines of the session (> sent, < received, # note):")
+        lines.append("  last lines of the session (> sent, < received, # note):")
         lines.extend("    " + entry for entry in result.log[-tail:])
     if result.stderr_tail:
         lines.append("  last lines of the engine's stderr:")
