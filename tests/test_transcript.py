@@ -1,0 +1,391 @@
+"""The transcript format, runner and recorder, against a tiny scripted engine.
+
+The scripted engine (tests/scripted_engines/mini_uci.py) answers in a fixed way, with time
+and nps that vary run to run. Transcripts under tests/scripted_engines/pass must pass;
+those under tests/scripted_engines/fail must fail at the line and with the received text
+their `# must fail at line N: TEXT` comment names.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from canter.adapters.transcript import (
+    EXACT,
+    GLOB,
+    REGEX,
+    CloseInput,
+    Expect,
+    ExpectExit,
+    Matcher,
+    Quiet,
+    Send,
+    SetTimeout,
+    SkipTo,
+    Sleep,
+    TranscriptSyntaxError,
+    escape_text,
+    glob_escape,
+    parse,
+    parse_file,
+    unescape_text,
+)
+from canter.adapters.transcript_record import Recording, loosen, record_session
+from canter.adapters.transcript_run import run_transcript, summary
+
+HERE = Path(__file__).parent
+SCRIPTED = HERE / "scripted_engines"
+MINI = [sys.executable, str(SCRIPTED / "mini_uci.py")]
+MINI_COMMAND = f"{sys.executable} {SCRIPTED / 'mini_uci.py'}"
+PASSING = sorted((SCRIPTED / "pass").glob("*.txt"))
+FAILING = sorted((SCRIPTED / "fail").glob("*.txt"))
+
+
+# ---- format --------------------------------------------------------------------------
+
+
+def test_every_tag_parses_to_its_step():
+    text = (
+        "# comment\n"
+        "\n"
+        "> uci\n"
+        ">\\ isready\\r\\n\n"
+        "< uciok\n"
+        "<* id name *\n"
+        "<~ info depth \\d+\n"
+        "... readyok\n"
+        "...* bestmove *\n"
+        "...~ bestmove \\S+\n"
+        "@timeout 2.5\n"
+        "@timeout default\n"
+        "@quiet 0.1\n"
+        "@sleep 0\n"
+        "@eof\n"
+        "@exit 0\n"
+    )
+    steps = parse(text).actions
+    assert steps[0] == Send(3, "uci\n")
+    assert steps[1] == Send(4, "isready\r\n", escaped=True)
+    assert steps[2] == Expect(5, Matcher.make(EXACT, "uciok"))
+    assert steps[3] == Expect(6, Matcher.make(GLOB, "id name *"))
+    assert steps[4] == Expect(7, Matcher.make(REGEX, r"info depth \d+"))
+    assert steps[5] == SkipTo(8, Matcher.make(EXACT, "readyok"))
+    assert steps[6] == SkipTo(9, Matcher.make(GLOB, "bestmove *"))
+    assert steps[7] == SkipTo(10, Matcher.make(REGEX, r"bestmove \S+"))
+    assert steps[8:] == [
+        SetTimeout(11, 2.5),
+        SetTimeout(12, None),
+        Quiet(13, 0.1),
+        Sleep(14, 0.0),
+        CloseInput(15),
+        ExpectExit(16, 0),
+    ]
+
+
+def test_payload_keeps_inner_and_trailing_spaces_and_bare_tags_mean_empty_lines():
+    steps = parse(">  two  spaces \n<\n>\n<* a\tb\n").actions
+    assert steps[0] == Send(1, " two  spaces \n")
+    assert steps[1] == Expect(2, Matcher.make(EXACT, ""))
+    assert steps[2] == Send(3, "\n")
+    assert steps[3].matcher.matches("a\tb")
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("<! uciok", "unknown tag '<!'"),
+        ("uci", "unknown tag 'uci'"),
+        (" > uci", "may not start with a space"),
+        ("<~ info (", "bad regular expression"),
+        ("<* ends with \\", "lone backslash"),
+        (">\\ bad \\q escape", "bad escape"),
+        ("@timeout", "@timeout takes 1 argument(s), got 0"),
+        ("@timeout soon", "seconds must be a number"),
+        ("@timeout -1", "finite number >= 0"),
+        ("@timeout nan", "finite number >= 0"),
+        ("@exit zero", "exit code must be an integer"),
+        ("@eof now", "@eof takes 0 argument(s)"),
+        ("@expect uciok", "unknown directive '@expect'"),
+        ("@format 2", "written for transcript format 2"),
+    ],
+)
+def test_bad_lines_are_rejected_with_their_line_number(line, message):
+    with pytest.raises(TranscriptSyntaxError) as error:
+        parse(f"# first\n{line}\n", source="t.txt")
+    assert error.value.line_no == 2
+    assert str(error.value).startswith("t.txt:2: ")
+    assert message in str(error.value)
+
+
+def test_format_1_marker_is_accepted():
+    assert parse("@format 1\n> uci\n").actions == [Send(2, "uci\n")]
+
+
+def test_glob_semantics():
+    glob = Matcher.make(GLOB, "info depth ? nps * pv A1\\*")
+    assert glob.matches("info depth 3 nps 12 time 4 pv A1*")
+    assert not glob.matches("info depth 3 nps 12 time 4 pv A1-A2")
+    assert not glob.matches("info depth 10 nps 12 pv A1*")  # ? is exactly one character
+    assert not glob.matches("xinfo depth 3 nps 1 pv A1*")  # the whole line must match
+    assert Matcher.make(GLOB, glob_escape("a*b?c\\d")).matches("a*b?c\\d")
+    assert not Matcher.make(GLOB, glob_escape("a*b")).matches("aXXb")
+
+
+def test_regex_matches_whole_line_and_exact_is_exact():
+    assert Matcher.make(REGEX, r"bestmove \S+").matches("bestmove C8-D9")
+    assert not Matcher.make(REGEX, r"bestmove \S+").matches("bestmove C8-D9 ponder D9-E10")
+    assert not Matcher.make(EXACT, "readyok").matches("readyok ")
+    assert not Matcher.make(EXACT, "readyok").matches("READYOK")
+
+
+def test_escapes_round_trip():
+    for text in ["uci\r\n", " lead and trail ", "tab\there", "back\\slash", "\x00\x7f"]:
+        assert unescape_text(escape_text(text)) == text
+        assert "\n" not in escape_text(text) and "\r" not in escape_text(text)
+
+
+def test_render_then_parse_gives_the_same_steps():
+    for path in PASSING + [p for p in FAILING if "syntax" not in p.name and "format" not in p.name]:
+        first = parse_file(str(path))
+        again = parse(first.render())
+        assert [s.render() for s in again.steps] == [s.render() for s in first.steps]
+        assert [type(s) for s in again.steps] == [type(s) for s in first.steps]
+
+
+# ---- runner against the scripted engine ----------------------------------------------
+
+
+@pytest.mark.parametrize("path", PASSING, ids=lambda p: p.name)
+def test_scripted_transcript_passes(path):
+    result = run_transcript(parse_file(str(path)), MINI, default_timeout=5)
+    assert result.passed, (result.failure, result.log)
+
+
+def _must_fail(path: Path) -> tuple[int, str]:
+    match = re.search(r"^# must fail at line (\d+): (.*)$", path.read_text(), re.MULTILINE)
+    assert match, f"{path.name} does not say where it must fail"
+    return int(match.group(1)), match.group(2)
+
+
+@pytest.mark.parametrize("path", FAILING, ids=lambda p: p.name)
+def test_scripted_transcript_fails_where_it_says(path):
+    line_no, received = _must_fail(path)
+    try:
+        transcript = parse_file(str(path))
+    except TranscriptSyntaxError as error:
+        assert error.line_no == line_no
+        assert received in str(error)
+        return
+    result = run_transcript(transcript, MINI, default_timeout=5)
+    assert not result.passed
+    assert result.failure.step.line_no == line_no
+    assert received in result.failure.received
+
+
+def test_failure_report_carries_expected_received_and_session_tail():
+    transcript = parse("> isready\n< readyOK\n")
+    result = run_transcript(transcript, MINI, default_timeout=5)
+    assert result.failure.step_number == 2
+    assert result.failure.expected == "'readyOK'"
+    assert result.failure.received == "'readyok'"
+    assert result.log == ["> isready", "< readyok"]
+    assert result.stderr_tail == ["mini: started"]
+    assert result.steps_run == 1
+
+
+def test_timeout_is_per_step_and_does_not_wait_for_the_default():
+    transcript = parse("> sleep 5\n@timeout 0.2\n< slept\n")
+    result = run_transcript(transcript, MINI, default_timeout=30)
+    assert result.failure.received == "nothing within 0.2 s"
+    assert result.elapsed < 3  # the engine's 5 s sleep was cut short by stopping it
+
+
+def test_missing_engine_is_a_failure_not_a_crash():
+    result = run_transcript(parse("> uci\n"), ["/nonexistent/engine-binary"])
+    assert not result.passed
+    assert result.failure.step is None
+    assert "No such file" in result.failure.received
+
+
+def test_engine_that_talks_before_being_spoken_to_fails_a_quiet_step():
+    transcript = parse("@quiet 0.3\n> isready\n< readyok\n")
+    assert run_transcript(transcript, MINI, 5).passed
+    chatty = run_transcript(transcript, MINI + ["--chatty"], 5)
+    assert chatty.failure.received == "'mini engine ready to go'"
+
+
+def test_exit_code_is_checked():
+    transcript = parse("> quit\n@exit 4\n")
+    assert run_transcript(transcript, MINI + ["--exit-code", "4"], 5).passed
+    assert not run_transcript(transcript, MINI, 5).passed
+    assert run_transcript(parse("> quit\n@exit\n"), MINI + ["--exit-code", "9"], 5).passed
+
+
+def test_summary_line():
+    ok = run_transcript(parse("> isready\n< readyok\n"), MINI, 5)
+    bad = run_transcript(parse("> isready\n< nope\n"), MINI, 5)
+    assert summary([ok, bad, ok]) == "2 passed, 1 failed"
+    assert summary([]) == "0 passed, 0 failed"
+
+
+# ---- recorder ------------------------------------------------------------------------
+
+
+def test_loosen_makes_volatile_numbers_globs_and_leaves_the_rest_exact():
+    fields = ("time", "nps", "hashfull")
+    line = "info depth 4 seldepth 6 score cp 17 nodes 913 nps 45650 hashfull 3 time 20 pv C6-C7"
+    matcher = loosen(line, fields)
+    assert matcher.kind == GLOB
+    assert matcher.pattern == (
+        "info depth 4 seldepth 6 score cp 17 nodes 913 nps * hashfull * time * pv C6-C7"
+    )
+    assert loosen("readyok", fields) == Matcher.make(EXACT, "readyok")
+    # A field name inside another word, or without a number after it, is left alone.
+    assert loosen("info string timeout nps unknown", fields).kind == EXACT
+    # Glob characters in the rest of the line are escaped.
+    assert loosen("info string a*b time 3", fields).pattern == "info string a\\*b time *"
+    assert loosen("Nodes/second : 123456", ("nodes/second",)).pattern == "Nodes/second : *"
+    assert loosen("id name canter 0.1.0", fields).pattern == "id name canter *"
+    tabbed = loosen("\tx ", fields)
+    assert tabbed.kind == REGEX and tabbed.matches("\tx ") and "\t" not in tabbed.pattern
+
+
+def _recorded(*events: tuple[str, str]) -> str:
+    rec = Recording()
+    for kind, text in events:
+        rec.sent(text) if kind == ">" else rec.received(text)
+    return rec.transcript().render()
+
+
+def test_recording_a_depth_limited_search_keeps_nodes_exact():
+    text = _recorded(
+        (">", "go depth 1"),
+        ("<", "info depth 1 nodes 12 nps 3400 time 3 pv A1-A2"),
+        ("<", "bestmove A1-A2"),
+    )
+    assert text == (
+        "> go depth 1\n<* info depth 1 nodes 12 nps * time * pv A1-A2\n< bestmove A1-A2\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "go", ["go movetime 100", "go wtime 1000 btime 1000", "go infinite", "go", "go depth 3 winc 5"]
+)
+def test_recording_a_search_limited_by_time_keeps_only_a_skip_to_bestmove(go):
+    text = _recorded(
+        (">", go),
+        ("<", "info depth 1 nodes 12 nps 3400 time 3 pv A1-A2"),
+        (">", "isready"),
+        ("<", "info depth 2 nodes 40 nps 3400 time 9 pv A1-A2"),
+        ("<", "readyok"),
+        (">", "stop"),
+        ("<", "bestmove A1-A2"),
+        (">", "isready"),
+        ("<", "readyok"),
+    )
+    assert text == (
+        f"> {go}\n> isready\n... readyok\n> stop\n...* bestmove *\n> isready\n< readyok\n"
+    )
+
+
+def test_recording_with_threads_loosens_nodes_too():
+    text = _recorded(
+        (">", "setoption name Threads value 2"),
+        (">", "go depth 1"),
+        ("<", "bestmove A1-A2"),
+        (">", "setoption name Threads value 1"),
+        (">", "go depth 1"),
+        ("<", "info depth 1 nodes 12 nps 3400 time 3 pv A1-A2"),
+        ("<", "bestmove A1-A2"),
+    )
+    assert "...* bestmove *\n> setoption name Threads value 1" in text
+    assert text.endswith("<* info depth 1 nodes 12 nps * time * pv A1-A2\n< bestmove A1-A2\n")
+
+
+def test_recording_sends_awkward_lines_escaped():
+    assert _recorded((">", "uci\t"), (">", "")) == ">\\ uci\\t\\n\n>\n"
+
+
+def test_record_then_replay_round_trip_against_the_scripted_engine():
+    commands = [
+        "uci", "isready", "go depth 3", "go infinite", "isready", "stop", "go movetime 20",
+        "go nodes 55", "echo \tliteral *glob* [chars]?", "bogus", "quit",
+    ]
+    recording = record_session(MINI, iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    assert "<* info depth 3 score cp 30 nodes 300 nps * time * pv A1-A2\n" in text
+    assert "> go infinite\n> isready\n... readyok\n> stop\n...* bestmove *\n" in text
+    assert "<* info depth 1 nodes 55 nps * time * pv A1-A2\n< bestmove A1-A2\n" in text
+    assert text.endswith("> quit\n@exit 0\n")
+    for _ in range(2):  # time and nps differ between runs; the replay must not care
+        result = run_transcript(parse(text), MINI, default_timeout=5)
+        assert result.passed, (result.failure, text)
+
+
+def test_recording_closes_input_and_records_the_exit_when_input_ends():
+    recording = record_session(MINI + ["--exit-code", "5"], iter(["isready\n"]), None,
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    assert text == "> isready\n< readyok\n@eof\n@exit 5\n"
+    assert run_transcript(parse(text), MINI + ["--exit-code", "5"], 5).passed
+
+
+# ---- command line --------------------------------------------------------------------
+
+
+def _canter(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "canter", "transcript", *args],
+        input=stdin, capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_cli_run_reports_each_file_and_the_summary():
+    done = _canter("run", "--engine", MINI_COMMAND, str(SCRIPTED / "pass"),
+                   str(SCRIPTED / "fail" / "wrong_line.txt"))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("PASS ") and lines[0].endswith(")")
+    assert any(line.startswith("FAIL ") and "wrong_line.txt" in line for line in lines)
+    assert "    expected: 'readyOK'" in lines
+    assert "    received: 'readyok'" in lines
+    assert lines[-1] == f"{len(PASSING)} passed, 1 failed"
+
+
+def test_cli_run_all_passing_exits_zero_and_verbose_shows_the_session():
+    done = _canter("run", "-v", "--engine", MINI_COMMAND, str(SCRIPTED / "pass" / "handshake.txt"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "    > uci" in done.stdout and "    < uciok" in done.stdout
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_cli_run_counts_unreadable_transcripts_as_failures():
+    done = _canter("run", "--engine", MINI_COMMAND, str(SCRIPTED / "fail" / "bad_syntax.txt"))
+    assert done.returncode == 1
+    assert "unknown tag '<!'" in done.stdout
+    assert done.stdout.splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_cli_help_names_the_options():
+    text = " ".join(_canter("run", "--help").stdout.split())
+    for option in ("--engine", "--timeout", "--verbose", "N passed, N failed"):
+        assert option in text
+    assert "--output" in _canter("record", "--help").stdout
+
+
+def test_cli_record_writes_a_transcript_that_replays(tmp_path):
+    out = tmp_path / "session.txt"
+    done = _canter("record", "-q", "--settle", "0.05", "--engine", MINI_COMMAND, "-o", str(out),
+                   stdin="uci\ngo depth 2\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "wrote " in done.stderr
+    text = out.read_text()
+    assert text.startswith("# recorded with: canter transcript record --engine ")
+    assert "<* id name mini *\n" in text
+    assert _canter("run", "--engine", MINI_COMMAND, str(out)).returncode == 0
