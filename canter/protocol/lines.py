@@ -1,0 +1,110 @@
+"""Lines in, tokens out: the byte-level edge of the protocol.
+
+A GUI may end lines with LF, CRLF or a lone CR, may send tabs and runs of spaces, invalid
+UTF-8 or control characters. Everything here turns that into clean token lists, and turns
+anything a client sent back into text safe to echo on one output line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+MAX_LINE = 1 << 16  # longer lines are dropped with an error: no command is that long
+
+
+class LineTooLong(Exception):
+    def __init__(self, length: int) -> None:
+        super().__init__(f"line of {length} characters or more dropped (limit {MAX_LINE})")
+
+
+def fd_reader(fd: int) -> Callable[[], bytes]:
+    """A chunk source that returns as soon as any bytes arrive (no waiting for a full
+    buffer, which would hold back a GUI's command until more input came)."""
+
+    def read() -> bytes:
+        try:
+            return os.read(fd, 65536)
+        except InterruptedError:  # pragma: no cover - retried by os.read since 3.5
+            return read()
+
+    return read
+
+
+def read_lines(read_chunk: Callable[[], bytes]) -> Iterator[str | LineTooLong]:
+    """Yield decoded lines without their ends until EOF; a final unterminated line counts.
+
+    CR is taken as a line end at once (not held back waiting for a possible LF), and an LF
+    straight after a CR is then skipped, so CR, LF and CRLF clients all get prompt answers.
+    A line over MAX_LINE bytes is yielded as a LineTooLong marker instead.
+    """
+    pending = bytearray()
+    skip_lf = False
+    overflow = 0  # bytes of a too-long line already thrown away
+    while True:
+        chunk = read_chunk()
+        if not chunk:
+            break
+        start = 0
+        n = len(chunk)
+        if skip_lf and n and chunk[0] == 0x0A:
+            start = 1
+        skip_lf = False
+        i = start
+        while i < n:
+            b = chunk[i]
+            if b == 0x0A or b == 0x0D:
+                if overflow:
+                    yield LineTooLong(overflow + len(pending) + i - start)
+                    overflow = 0
+                    pending.clear()
+                else:
+                    pending += chunk[start:i]
+                    yield _decode(pending)
+                    pending.clear()
+                if b == 0x0D:
+                    if i + 1 < n:
+                        if chunk[i + 1] == 0x0A:
+                            i += 1
+                    else:
+                        skip_lf = True
+                start = i + 1
+            i += 1
+        if start < n:
+            pending += chunk[start:]
+        if len(pending) > MAX_LINE:
+            overflow += len(pending)
+            pending.clear()
+    if overflow:
+        yield LineTooLong(overflow + len(pending))
+    elif pending:
+        yield _decode(pending)
+
+
+def _decode(raw: bytes | bytearray) -> str:
+    return bytes(raw).decode("utf-8", errors="replace")
+
+
+def tokenize(line: str) -> list[str]:
+    """Split on any run of whitespace (spaces, tabs, form feeds, ...)."""
+    return line.split()
+
+
+def echo(text: str, limit: int = 40) -> str:
+    """Client text made safe for a one-line error message: control and non-ASCII
+    characters escaped, long text shortened."""
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return "".join(
+        c if c.isascii() and c.isprintable() else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
+
+
+def split_at(tokens: list[str], keyword: str) -> tuple[list[str], list[str] | None]:
+    """tokens before the first `keyword` (case-insensitive) and those after it (None if
+    the keyword is absent)."""
+    for i, tok in enumerate(tokens):
+        if tok.lower() == keyword:
+            return tokens[:i], tokens[i + 1 :]
+    return tokens, None

@@ -1,0 +1,42 @@
+"""The one way anything reaches stdout: whole lines, under a lock, flushed at once.
+
+The reading thread and the search thread both answer; the lock keeps their lines whole and
+the flush makes each answer visible to the GUI immediately. A GUI that has gone away
+(broken pipe) is remembered so the engine can wind down instead of crashing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import BinaryIO
+
+
+class Output:
+    def __init__(self, stream: BinaryIO | None = None) -> None:
+        self._stream = stream if stream is not None else sys.stdout.buffer
+        self._lock = threading.Lock()
+        self.closed = False  # the reader went away
+
+    def line(self, text: str) -> None:
+        self.lines([text])
+
+    def lines(self, texts: list[str]) -> None:
+        """Several lines written together, so no other thread's line lands among them."""
+        data = "".join(t + "\n" for t in texts).encode("utf-8", errors="replace")
+        with self._lock:
+            if self.closed:
+                return
+            try:
+                self._stream.write(data)
+                self._stream.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                self.closed = True
+
+
+def diagnostic(text: str) -> None:
+    """For the engine's operator, never for the GUI: stderr."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,484 @@
+"""The session core: what an engine process knows between commands, whatever the dialect.
+
+It holds the variant, the options, the current position (a base plus the moves played from
+it), and the searcher, and it runs searches in their own thread. It speaks no protocol: a
+dialect (UCI-style now, CECP-style later) turns commands into calls here and results into
+lines. It decides no rule either; every rule question goes to the rules library.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+
+from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.protocol import options as opt
+from canter.protocol.lines import echo
+from canter.protocol.output import diagnostic
+
+DEFAULT_VARIANT = "camelot"
+STOP_GRACE = 2.0  # seconds a stopped searcher gets before the session answers for it
+HOLD_POLL = 0.05  # how often a held answer (infinite, ponder) rechecks its release
+
+
+class ProtocolError(Exception):
+    """A command the session refuses; the message is meant for the client as is."""
+
+
+DoneCallback = Callable[[object | None, object | None], None]  # (best, ponder) Moves
+InfoCallback = Callable[[SearchInfo], None]
+ErrorCallback = Callable[[str], None]
+
+
+def hard_budget(limits: Limits, seat: int, overhead: float) -> float | None:
+    """The most time (s) the session lets a search run before stopping it itself.
+
+    The searcher keeps its own, usually shorter, budget; this is the safety net that keeps
+    a game from being lost on time even by a searcher that never looks at the clock."""
+    if limits.infinite:
+        return None
+    if limits.movetime is not None:
+        return max(limits.movetime - overhead, limits.movetime / 2, 0.0)
+    if seat not in limits.time:
+        return None
+    left = max(0.0, limits.time[seat] - overhead)
+    inc = limits.inc.get(seat, 0.0)
+    cap = 0.4 * left + 0.5 * inc
+    if limits.movestogo:
+        cap = min(cap, 3 * left / limits.movestogo + 0.5 * inc)
+    return max(0.005, min(cap, 0.9 * left))
+
+
+class SearchJob:
+    """One `go`: the search thread, its stop flag, and the guarantee of exactly one answer."""
+
+    def __init__(self, session: Session, pos, limits: Limits, allowed: list,
+                 on_info: InfoCallback, on_done: DoneCallback, on_error: ErrorCallback,
+                 overhead: float) -> None:
+        self.session = session
+        self.pos = pos
+        self.limits = limits
+        self.allowed = allowed  # legal root moves, restricted by searchmoves
+        self.on_info = on_info
+        self.on_done = on_done
+        self.on_error = on_error
+        self.overhead = overhead
+        self.stop = StopFlag()
+        self.stop.pondering = limits.ponder
+        self.wake = threading.Event()  # stop or ponderhit: recheck a held answer
+        self.lock = threading.Lock()
+        self.done = False
+        self.last_pv_move = None
+        self.started = time.monotonic()
+        if not limits.ponder:
+            budget = hard_budget(limits, pos.turn, overhead)
+            if budget is not None:
+                self.stop.deadline = self.started + budget
+        self.thread = threading.Thread(target=self._run, name="canter-search", daemon=True)
+        self.watchdog = threading.Thread(target=self._watch, name="canter-clock", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.watchdog.start()
+
+    def _info(self, info: SearchInfo) -> None:
+        if self.done:
+            return  # a late report from a searcher the session already answered for
+        if info.pv:
+            self.last_pv_move = info.pv[0]
+        self.on_info(info)
+
+    def _run(self) -> None:
+        result: SearchResult | None = None
+        try:
+            searcher = self.session.searcher()
+            result = searcher.search(self.pos.copy(), self.limits, self._info, self.stop)
+        except Exception as exc:  # the engine must answer even if its searcher fails
+            diagnostic(traceback.format_exc())
+            self.on_error(f"search failed: {type(exc).__name__}: {echo(str(exc), 200)}")
+        # UCI: after `go infinite` or `go ponder` the answer waits for stop (or ponderhit).
+        while not self.stop.is_set() and (self.limits.infinite or self.stop.pondering):
+            self.wake.wait(HOLD_POLL)
+            self.wake.clear()
+        self.finish(result)
+
+    def _watch(self) -> None:
+        """Enforce the hard deadline even if the searcher polls only the stop flag."""
+        while not self.done and not self.stop.is_set():
+            deadline = self.stop.deadline
+            wait = HOLD_POLL
+            if deadline is not None and not self.stop.pondering:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    self.stop.set()
+                    self.wake.set()
+                    return
+            self.stop.event.wait(min(wait, HOLD_POLL))
+
+    def finish(self, result: SearchResult | None) -> None:
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+        self.stop.set()  # also ends the watchdog
+        best, ponder = self._choose(result)
+        self.on_done(best, ponder)
+
+    def _choose(self, result: SearchResult | None) -> tuple:
+        """The searcher's move if it is one of the allowed moves, else the best guess the
+        session has; never an illegal move, never no move while one exists."""
+        best = result.best if result is not None else None
+        if best is None or best not in self.allowed:
+            if best is not None:
+                self.on_error("searcher proposed a move that is not allowed here; replaced")
+            if self.last_pv_move is not None and self.last_pv_move in self.allowed:
+                best = self.last_pv_move
+            else:
+                best = self.session.canonical_first(self.allowed)
+            return best, None
+        ponder = result.ponder
+        if ponder is not None:
+            pos = self.pos.copy()
+            pos.push(best)
+            if ponder not in pos.legal_moves():
+                ponder = None
+        return best, ponder
+
+    @property
+    def alive(self) -> bool:
+        return not self.done
+
+
+class Session:
+    def __init__(self) -> None:
+        self.variant_name = DEFAULT_VARIANT
+        self.values: dict[str, object] = {}  # option key -> value set by the client
+        self.rule_overrides: dict[str, object] = {}  # Rules field -> value set by the client
+        self.base: str | None = None  # position string, None for the start position
+        self.move_texts: list[str] = []
+        self._position = None
+        self._searcher = None
+        self._job: SearchJob | None = None
+
+    # ---- variant, rules, options ------------------------------------------------------
+    @property
+    def variant(self):
+        from canter.engine import get_variant
+
+        return get_variant(self.variant_name)
+
+    def rules_for(self, variant):
+        rules = variant.default_rules
+        for name, value in self.rule_overrides.items():
+            rules = rules.with_option(name, value)
+        return rules
+
+    def option_specs(self) -> list[opt.OptionSpec]:
+        """All options; rule defaults are those of the variant now selected."""
+        from canter.engine import VARIANT_NAMES
+
+        return opt.engine_options(VARIANT_NAMES, DEFAULT_VARIANT, self.variant.default_rules)
+
+    def option_value(self, spec: opt.OptionSpec) -> object:
+        if spec.rule_field is not None:
+            return getattr(self.rules_for(self.variant), spec.rule_field)
+        if spec.name == "UCI_Variant":
+            return self.variant_name
+        return self.values.get(spec.key, spec.default)
+
+    def set_option(self, name: str, value: str | None) -> None:
+        key = opt.option_key(name)
+        spec = next((s for s in self.option_specs() if s.key == key), None)
+        if spec is None:
+            raise ProtocolError(f"unknown option '{echo(name)}'")
+        if self.searching:
+            raise ProtocolError(f"option '{spec.name}' not set: a search is running "
+                                "(send stop first)")
+        try:
+            parsed = spec.parse(value)
+        except ValueError as exc:
+            raise ProtocolError(str(exc)) from None
+        if spec.name == "UCI_Variant":
+            if parsed != self.variant_name:
+                self.variant_name = parsed
+                self._reset_position()
+        elif spec.rule_field is not None:
+            overrides = dict(self.rule_overrides)
+            overrides[spec.rule_field] = parsed
+            old, self.rule_overrides = self.rule_overrides, overrides
+            try:
+                self.rules_for(self.variant)
+                self._rebuild_position()
+            except ValueError as exc:
+                self.rule_overrides = old
+                raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
+        elif spec is opt.CLEAR_HASH:
+            if self._searcher is not None:
+                self._searcher.clear()
+        else:
+            self.values[spec.key] = parsed
+            if self._searcher is not None:
+                self._configure(self._searcher)
+
+    @property
+    def overhead(self) -> float:
+        return float(self.values.get(opt.MOVE_OVERHEAD.key, opt.MOVE_OVERHEAD.default)) / 1000
+
+    # ---- the searcher -----------------------------------------------------------------
+    def searcher(self):
+        if self._searcher is None:
+            from canter.engine.searcher import Searcher
+
+            self._searcher = Searcher()
+            self._configure(self._searcher)
+        return self._searcher
+
+    def _configure(self, searcher) -> None:
+        v = self.values
+        searcher.hash_mb = v.get(opt.HASH.key, opt.HASH.default)
+        searcher.multipv = v.get(opt.MULTIPV.key, opt.MULTIPV.default)
+        searcher.skill = v.get(opt.SKILL.key, opt.SKILL.default)
+        searcher.algorithm = v.get(opt.THREE_SEAT.key, opt.THREE_SEAT.default)
+
+    def new_game(self) -> None:
+        self.stop_search()
+        if self._searcher is not None:
+            self._searcher.clear()
+        self._reset_position()
+
+    # ---- position -----------------------------------------------------------------------
+    @property
+    def position(self):
+        if self._position is None:
+            self._position = self._build(None, [])
+        return self._position
+
+    def _reset_position(self) -> None:
+        self.base, self.move_texts, self._position = None, [], None
+
+    def _rebuild_position(self) -> None:
+        self._position = self._build(self.base, self.move_texts, reuse=False)
+
+    def set_position(self, base: str | None, moves: list[str]) -> None:
+        """Replace the position, or raise ProtocolError and keep the old one."""
+        pos = self._build(base, moves)
+        self.base, self.move_texts, self._position = base, list(moves), pos
+
+    def _build(self, base: str | None, moves: list[str], reuse: bool = True):
+        from canter.engine import Position, PositionError, parse_move
+
+        start = 0
+        if (reuse and self._position is not None and base == self.base
+                and moves[: len(self.move_texts)] == self.move_texts):
+            # The usual game loop resends the whole game; replay only what is new.
+            pos = self._position.copy()
+            start = len(self.move_texts)
+        elif base is None:
+            pos = Position.start(self.variant, self.rules_for(self.variant))
+        else:
+            try:
+                from canter.engine import get_variant
+
+                name = base.split()[0]
+                try:
+                    variant = get_variant(name)
+                except KeyError:
+                    variant = None  # let the parser name the problem
+                rules = self.rules_for(variant) if variant is not None else None
+                pos = Position.from_string(base, rules)
+            except PositionError as exc:
+                raise ProtocolError(f"position rejected: {exc}") from None
+            except ValueError as exc:
+                raise ProtocolError(f"position rejected: bad position string: {exc}") from None
+        for index in range(start, len(moves)):
+            text = moves[index]
+            try:
+                move = parse_move(pos, text)
+            except ValueError as exc:
+                raise ProtocolError(
+                    f"position rejected: move {index + 1} ({echo(text)}): {_reason(exc)}"
+                ) from None
+            pos.push(move)
+        return pos
+
+    def play(self, text: str):
+        """Play one move on the current position (for dialects that keep the game)."""
+        from canter.engine import parse_move
+
+        try:
+            move = parse_move(self.position, text)
+        except ValueError as exc:
+            raise ProtocolError(_reason(exc)) from None
+        self.position.push(move)
+        self.move_texts.append(text)
+        return move
+
+    def undo(self) -> bool:
+        if not self.move_texts:
+            return False
+        self.position.pop()
+        self.move_texts.pop()
+        return True
+
+    # ---- referee --------------------------------------------------------------------------
+    def fmt(self, move) -> str:
+        from canter.engine import format_move
+
+        return format_move(self.position.variant, move)
+
+    def canonical_first(self, moves: list):
+        from canter.engine import format_move
+
+        if not moves:
+            return None
+        variant = self.position.variant
+        return min(moves, key=lambda m: format_move(variant, m))
+
+    def legal_texts(self, cell_name: str | None = None) -> list[str]:
+        pos = self.position
+        moves = pos.legal_moves() if pos.outcome() is None else []
+        if cell_name is not None:
+            try:
+                cell = pos.variant.cell(cell_name.upper())
+            except (KeyError, ValueError):
+                raise ProtocolError(
+                    f"no cell '{echo(cell_name)}' on the {pos.variant.name} board") from None
+            moves = [m for m in moves if m.start == cell]
+        return sorted(self.fmt(m) for m in moves)
+
+    def outcome(self):
+        return self.position.outcome()
+
+    def position_string(self) -> str:
+        return self.position.to_string()
+
+    def board_lines(self) -> list[str]:
+        """A text board: ranks top down; a letter per piece (the seat's letter, upper case
+        for a Knight), '.' an empty cell, '+' an empty castle cell, blank where no cell."""
+        pos = self.position
+        v = pos.variant
+        board = v.board
+        castles = set()
+        for cells in v.own_castle:
+            castles |= cells
+        at = {board.coords[c]: c for c in board.cells}
+        ranks = sorted({r for (_, r) in at}, reverse=True)
+        width = len(str(max(ranks)))
+        rows = []
+        for rank in ranks:
+            chars = []
+            for f in range(len(board.files)):
+                cell = at.get((f, rank))
+                if cell is None:
+                    chars.append(" ")
+                elif pos.cells[cell] >= 0:
+                    code = pos.cells[cell]
+                    letter = v.seats[code >> 1].letter
+                    chars.append(letter.upper() if code & 1 else letter)
+                else:
+                    chars.append("+" if cell in castles else ".")
+            rows.append(f"{rank:>{width}} " + " ".join(chars).rstrip())
+        rows.append(" " * (width + 1) + " ".join(board.files))
+        return rows
+
+    def perft(self, depth: int) -> tuple[list[tuple[str, int]], int]:
+        from canter.engine.perft import perft_divide
+
+        if self.searching:
+            raise ProtocolError("perft refused: a search is running (send stop first)")
+        rows = perft_divide(self.position.copy(), depth) if depth > 0 else []
+        total = sum(n for _, n in rows) if depth > 0 else 1
+        return rows, total
+
+    def evaluate(self) -> tuple[int, str]:
+        if self.searching:
+            raise ProtocolError("eval refused: a search is running (send stop first)")
+        return self.searcher().evaluate(self.position.copy())
+
+    # ---- search -------------------------------------------------------------------------
+    @property
+    def searching(self) -> bool:
+        return self._job is not None and self._job.alive
+
+    def parse_moves(self, texts: list[str]) -> tuple[list, list[str]]:
+        """Moves of the current position for `searchmoves`; and an error per bad one."""
+        from canter.engine import parse_move
+
+        moves, errors = [], []
+        for text in texts:
+            try:
+                moves.append(parse_move(self.position, text))
+            except ValueError as exc:
+                errors.append(f"searchmoves: {echo(text)} ignored: {_reason(exc)}")
+        return moves, errors
+
+    def start_search(self, limits: Limits, on_info: InfoCallback, on_done: DoneCallback,
+                     on_error: ErrorCallback) -> bool:
+        """Start a search on a copy of the position; False (and nothing started) when the
+        position has no legal move. A running search is stopped (and answered) first."""
+        self.stop_search()
+        pos = self.position.copy()
+        legal = pos.legal_moves() if pos.outcome() is None else []
+        if not legal:
+            return False
+        allowed = legal
+        if limits.searchmoves:
+            allowed = [m for m in legal if m in limits.searchmoves] or legal
+        seat = pos.turn
+        if seat in limits.time:
+            # The searcher plans with what is left after the transmission allowance.
+            time_left = dict(limits.time)
+            time_left[seat] = max(0.0, time_left[seat] - self.overhead)
+            limits = replace(limits, time=time_left)
+        self.searcher()  # built here, not in the thread, so its import cost is up front
+        job = SearchJob(self, pos, limits, allowed, on_info, on_done, on_error, self.overhead)
+        self._job = job
+        job.start()
+        return True
+
+    def stop_search(self, grace: float = STOP_GRACE) -> None:
+        """Stop the running search and wait for its answer (given by the session itself if
+        the searcher does not return within `grace` seconds)."""
+        job = self._job
+        if job is None:
+            return
+        job.stop.set()
+        job.wake.set()
+        job.thread.join(grace)
+        if job.thread.is_alive():
+            job.on_error(f"searcher did not stop within {grace:g} s; answering without it")
+            job.finish(None)
+        self._job = None
+
+    def wait_search(self) -> None:
+        """Let a finite search finish on its own (end of input); stop an open-ended one."""
+        job = self._job
+        if job is None:
+            return
+        if job.limits.infinite or job.stop.pondering:
+            self.stop_search()
+            return
+        job.thread.join()
+        self._job = None
+
+    def ponderhit(self) -> bool:
+        """The predicted move was played: the ponder search becomes a timed one."""
+        job = self._job
+        if job is None or not job.alive or not job.stop.pondering:
+            return False
+        budget = hard_budget(job.limits, job.pos.turn, job.overhead)
+        if budget is not None:
+            job.stop.deadline = time.monotonic() + budget
+        job.stop.pondering = False
+        job.wake.set()
+        return True
+
+
+def _reason(exc: Exception) -> str:
+    reason = getattr(exc, "reason", None)
+    if reason:
+        return f"illegal: {reason}"
+    return str(exc)
