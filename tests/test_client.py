@@ -1,0 +1,308 @@
+"""The client library against scripted fake engines, through real pipes."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from canter.adapters.client import (
+    Engine,
+    EngineDied,
+    EngineProtocolError,
+    EngineStalled,
+    EngineStateError,
+    Limit,
+    position_command,
+)
+
+FAKE = str(Path(__file__).parent / "fake_engines" / "scripted.py")
+
+
+def fake(*args: str) -> list[str]:
+    return [sys.executable, FAKE, *args]
+
+
+def sent(engine: Engine) -> list[str]:
+    return [r.line for r in engine.log if r.direction == ">"]
+
+
+def received(engine: Engine) -> list[str]:
+    return [r.line for r in engine.log if r.direction == "<"]
+
+
+def test_handshake_reads_id_and_options():
+    with Engine.start(fake("--name", "Fake One")) as engine:
+        assert engine.id == {"name": "Fake One", "author": "canter tests"}
+        assert engine.name == "Fake One"
+        opts = engine.options
+        assert set(opts) == {"hash", "ponder", "style", "variant", "book file", "clear hash"}
+        assert (opts["hash"].type, opts["hash"].default) == ("spin", 16)
+        assert (opts["hash"].min, opts["hash"].max) == (1, 1024)
+        assert opts["ponder"].default is False
+        assert opts["style"].var == ("Solid", "Normal", "Wild")
+        assert opts["book file"].name == "Book File" and opts["book file"].default == ""
+        assert opts["clear hash"].type == "button"
+        assert sent(engine) == ["uci"]
+    assert engine.exit_code == 0
+    assert sent(engine)[-1] == "quit"
+
+
+def test_configure_sends_checked_values():
+    with Engine.start(fake()) as engine:
+        engine.configure(
+            {
+                "hash": 64,
+                "Ponder": True,
+                "style": "wild",
+                "Book File": "a b.txt",
+                "Clear Hash": None,
+            }
+        )
+        engine.ping()
+        assert sent(engine)[1:6] == [
+            "setoption name Hash value 64",
+            "setoption name Ponder value true",
+            "setoption name Style value Wild",
+            "setoption name Book File value a b.txt",
+            "setoption name Clear Hash",
+        ]
+        # the fake echoes what it understood
+        assert "info string set Book File=a b.txt" in received(engine)
+        for bad in ({"Hash": 0}, {"Hash": 2000}, {"Hash": "x"}, {"Style": "Odd"}, {"Nope": 1}):
+            with pytest.raises(ValueError):
+                engine.configure(bad)
+        with pytest.raises(ValueError, match="no option 'Nope'"):
+            engine.configure({"Nope": 1})
+        assert len(sent(engine)) == 7  # nothing sent for the bad ones
+
+
+def test_play_returns_move_and_merged_info():
+    with Engine.start(fake("--move", "C8-D9", "--infos", "3")) as engine:
+        engine.new_game()
+        result = engine.play("startpos", Limit(depth=3), moves=["C6-E8-G8", "J11-H11"])
+        assert result.move == "C8-D9" and result.ponder is None
+        assert sent(engine)[-2:] == ["position startpos moves C6-E8-G8 J11-H11", "go depth 3"]
+        # last of three info lines: depth 3, cp 30, nodes 300, time 3 ms
+        assert result.info.depth == 3 and result.info.seldepth == 4
+        assert result.info.score is not None and result.info.score.cp == 30
+        assert str(result.info.score) == "+0.30"
+        assert result.info.nodes == 300 and result.info.time == pytest.approx(0.003)
+        assert result.info.pv == ["C6-C7", "H11-H10"]
+        assert [i.depth for i in result.infos] == [1, 2, 3]
+        assert 0 < result.elapsed < 5
+        assert engine.analyse("camelot x y", Limit(nodes=5)).depth == 3
+        assert sent(engine)[-2:] == ["position camelot x y", "go nodes 5"]
+
+
+def test_info_callback_sees_every_line():
+    seen = []
+    with Engine.start(fake("--move", "C8-D9")) as engine:
+        engine.play("startpos", Limit(movetime=0.05), info=seen.append)
+        assert sent(engine)[-1] == "go movetime 50"
+    assert [i.depth for i in seen] == [1, 2]
+
+
+def test_go_arguments_for_clocks():
+    two = Limit(times=(60, 50.5), incs=(1, 0.25), movestogo=40)
+    assert two.go_arguments() == ("wtime 60000 btime 50500 winc 1000 binc 250 movestogo 40".split())
+    three = Limit(times=(1, 2, 3.5))
+    assert three.go_arguments() == "bluetime 1000 redtime 2000 greentime 3500".split()
+    assert Limit(depth=4, nodes=10, mate=2).go_arguments() == "depth 4 nodes 10 mate 2".split()
+    assert Limit(infinite=True).go_arguments() == ["infinite"]
+    with pytest.raises(ValueError):
+        Limit(times=(1, 2, 3, 4)).go_arguments()
+    with pytest.raises(ValueError):
+        Limit(times=(1, 2), incs=(1,)).go_arguments()
+    # the time bound used for the default timeout: the larger clock plus its increment
+    assert two.bound() == pytest.approx(61.0)
+    assert Limit(depth=3).bound() is None
+
+
+def test_position_command():
+    assert position_command() == "position startpos"
+    assert position_command("camelot 2/8 w", ["C8-D9"]) == "position camelot 2/8 w moves C8-D9"
+    with pytest.raises(ValueError):
+        position_command("startpos", ["C8-D9 E1-E2"])
+
+
+def test_streaming_analysis_with_ping_and_stop():
+    with Engine.start(fake("--move", "C8-D9", "--infos", "2")) as engine:
+        with engine.analysis("startpos") as analysis:
+            assert sent(engine)[-1] == "go infinite"
+            first = next(analysis)
+            assert first.depth == 1
+            engine.ping()  # isready during the search; the info lines stay with it
+            assert engine.searching
+            with pytest.raises(EngineStateError):
+                engine.play("startpos", Limit(depth=1))
+            analysis.stop()
+            depths = [info.depth for info in analysis]
+            assert depths == [2]
+            result = analysis.wait()
+        assert result.move == "C8-D9" and result.info.depth == 2
+        assert not engine.searching
+        assert engine.play("startpos", Limit(depth=1)).move == "C8-D9"
+
+
+def test_analysis_context_exit_stops_the_search():
+    with Engine.start(fake("--move", "C8-D9")) as engine:
+        with engine.analysis("startpos"):
+            pass
+        assert sent(engine)[-1] == "stop" and not engine.searching
+        assert received(engine)[-1] == "bestmove C8-D9"
+
+
+def test_engine_dies_during_search_with_exit_code():
+    engine = Engine.start(fake("--die-at", "go", "--exit-code", "7"))
+    with pytest.raises(EngineDied) as info:
+        engine.play("startpos", Limit(depth=1))
+    assert info.value.exit_code == 7 and info.value.step == "search"
+    assert not engine.alive and not engine.searching
+    engine.close()
+
+
+def test_engine_dies_on_second_game_only():
+    with Engine.start(fake("--die-at", "go:2", "--move", "C8-D9")) as engine:
+        assert engine.play("startpos", Limit(depth=1)).move == "C8-D9"
+        with pytest.raises(EngineDied) as info:
+            engine.play("startpos", Limit(depth=1))
+        assert info.value.exit_code == 3
+
+
+def test_engine_dies_in_handshake():
+    with pytest.raises(EngineDied) as info:
+        Engine.start(fake("--die-at", "uci", "--exit-code", "5"))
+    assert info.value.exit_code == 5 and info.value.step == "handshake"
+
+
+def test_engine_that_cannot_start():
+    with pytest.raises(EngineDied) as info:
+        Engine.start(["/nonexistent/engine-binary"])
+    assert info.value.step == "start" and "cannot start" in str(info.value)
+
+
+def test_stall_in_search_then_close():
+    engine = Engine.start(fake("--hang-at", "go"))
+    t0 = time.monotonic()
+    cpu0 = time.process_time()
+    with pytest.raises(EngineStalled) as info:
+        engine.play("startpos", Limit(depth=1), timeout=0.5)
+    wall = time.monotonic() - t0
+    # the wait blocks on the pipe instead of polling it
+    assert time.process_time() - cpu0 < 0.2
+    assert 0.45 <= info.value.elapsed < 2 and 0.45 <= wall < 2
+    assert info.value.step == "search" and engine.searching and engine.alive
+    with pytest.raises(EngineStalled):
+        engine.stop(timeout=0.2)  # it hangs: stop gets no bestmove either
+    code = engine.close()
+    assert code is not None and code < 0  # killed by a signal
+    with pytest.raises(EngineStateError):
+        engine.ping()
+
+
+def test_stall_on_isready():
+    with Engine.start(fake("--hang-at", "isready"), timeout=0.3) as engine:
+        t0 = time.monotonic()
+        with pytest.raises(EngineStalled) as info:
+            engine.ping()
+        assert info.value.step == "isready" and info.value.timeout == pytest.approx(0.3)
+        assert time.monotonic() - t0 < 1
+    # quit went unanswered too: killed after the timeout
+    assert engine.exit_code is not None and engine.exit_code < 0
+
+
+def test_slow_move_reports_elapsed_time():
+    with Engine.start(fake("--delay", "0.3", "--move", "C8-D9")) as engine:
+        result = engine.play("startpos", Limit(movetime=0.1))
+        assert result.elapsed >= 0.3  # the arbiter judges the overrun from this
+        with pytest.raises(EngineStalled):
+            engine.play("startpos", Limit(movetime=0.05), timeout=0.1)
+        # stop() resynchronises: the late bestmove is consumed
+        late = engine.stop(timeout=2)
+        assert late is not None and late.move == "C8-D9"
+        assert engine.ping() >= 0
+
+
+@pytest.mark.parametrize(
+    ("event", "text", "step", "reason"),
+    [
+        ("go", "bestmove zz", "search", "not a move"),
+        ("go", "bestmove", "search", "without a move"),
+        ("go", "info depth x", "search", "integer"),
+        ("go", "info score cp 1 mate 2", "search", "exactly one"),
+        ("uci", "option name X type bogus", "handshake", "unknown type"),
+        ("uci", "id name", "handshake", "id name"),
+    ],
+)
+def test_malformed_lines_are_protocol_errors(event, text, step, reason):
+    engine = Engine(fake("--say-at", event, text))
+    try:
+        with pytest.raises(EngineProtocolError) as info:
+            engine.handshake()
+            engine.play("startpos", Limit(depth=1), timeout=2)
+        assert info.value.line == text and info.value.step == step
+        assert reason in info.value.reason
+    finally:
+        engine.close()
+
+
+def test_garbage_lines_ignored_unless_strict():
+    say = ["--say-at", "go", "hello there\\nbestmove C8-D9"]
+    with Engine.start(fake(*say)) as engine:
+        assert engine.play("startpos", Limit(depth=1)).move == "C8-D9"
+        assert "hello there" in received(engine)
+    with Engine.start(fake(*say), strict=True) as engine:
+        with pytest.raises(EngineProtocolError) as info:
+            engine.play("startpos", Limit(depth=1))
+        assert info.value.line == "hello there"
+
+
+def test_stderr_is_logged_apart_and_never_protocol(tmp_path):
+    records = []
+    log_path = tmp_path / "engine.log"
+    with Engine.start(
+        fake("--stderr", "warming up"), strict=True, on_line=records.append, log_file=log_path
+    ) as engine:
+        engine.ping()
+        deadline = time.monotonic() + 2
+        while not any(r.direction == "!" for r in records) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    directions = [(r.direction, r.line) for r in records]
+    assert ("!", "warming up") in directions
+    assert directions[0] == (">", "uci") and (">", "quit") in directions
+    # named after its command until the handshake gives its id name
+    assert records[0].engine == Path(sys.executable).name and records[-1].engine == "Scripted"
+    text = log_path.read_text()
+    assert " > isready" in text and " < readyok" in text and " ! warming up" in text
+    times = [r.elapsed for r in records if r.direction != "!"]
+    assert times == sorted(times)
+
+
+def test_cwd_env_and_log_stream(tmp_path):
+    stream = io.StringIO()
+    with Engine.start(
+        fake(), cwd=tmp_path, extra_env={"FAKE_ENGINE_REPORT": "yes"}, log_file=stream
+    ) as engine:
+        assert f"info string cwd={os.path.realpath(tmp_path)} report=yes" in received(engine)
+    assert "< uciok" in stream.getvalue()
+
+
+def test_bestmove_none_and_ponder():
+    with Engine.start(fake("--say-at", "go", "bestmove (none)")) as engine:
+        assert engine.play("startpos", Limit(depth=1)).move is None
+    with Engine.start(fake("--say-at", "go", "bestmove C8-D9 ponder H11-F9")) as engine:
+        result = engine.play("startpos", Limit(depth=1))
+        assert (result.move, result.ponder) == ("C8-D9", "H11-F9")
+
+
+def test_quit_after_quit_is_refused():
+    engine = Engine.start(fake())
+    assert engine.quit() == 0
+    with pytest.raises(EngineStateError):
+        engine.play("startpos", Limit(depth=1))
+    engine.close()
