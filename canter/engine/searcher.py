@@ -17,7 +17,7 @@ import time
 from canter.engine.limits import InfoCallback, Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.notation import format_move
 from canter.engine.position import Position
-from canter.engine.variant import KIND_NAMES, KNIGHT
+from canter.engine.variant import KNIGHT
 
 PIECE_VALUE = {0: 100, KNIGHT: 200}  # centipawn-like units; a Man is 100
 
@@ -60,8 +60,8 @@ class Searcher:
                 counts[pos.cells[cell] & 1] += 1
             total = sum(PIECE_VALUE[k] * n for k, n in enumerate(counts))
             totals.append(total)
-            lines.append(f"{v.seats[seat].name}: {KIND_NAMES[0]}s {counts[0]}, "
-                         f"{KIND_NAMES[1]}s {counts[1]}, material {total}")
+            lines.append(f"{v.seats[seat].name}: men {counts[0]}, knights {counts[1]}, "
+                         f"material {total}")
         others = [t for s, t in enumerate(totals) if s != me]
         return totals[me] - max(others), lines
 

@@ -356,33 +356,12 @@ class Session:
         return self.position.to_string()
 
     def board_lines(self) -> list[str]:
-        """A text board: ranks top down; a letter per piece (the seat's letter, upper case
-        for a Knight), '.' an empty cell, '+' an empty castle cell, blank where no cell."""
+        """The rules library's text board of the position, the last move marked."""
+        from canter.engine.textboard import render
+
         pos = self.position
-        v = pos.variant
-        board = v.board
-        castles = set()
-        for cells in v.own_castle:
-            castles |= cells
-        at = {board.coords[c]: c for c in board.cells}
-        ranks = sorted({r for (_, r) in at}, reverse=True)
-        width = len(str(max(ranks)))
-        rows = []
-        for rank in ranks:
-            chars = []
-            for f in range(len(board.files)):
-                cell = at.get((f, rank))
-                if cell is None:
-                    chars.append(" ")
-                elif pos.cells[cell] >= 0:
-                    code = pos.cells[cell]
-                    letter = v.seats[code >> 1].letter
-                    chars.append(letter.upper() if code & 1 else letter)
-                else:
-                    chars.append("+" if cell in castles else ".")
-            rows.append(f"{rank:>{width}} " + " ".join(chars).rstrip())
-        rows.append(" " * (width + 1) + " ".join(board.files))
-        return rows
+        last = pos.move_stack[-1] if pos.move_stack else None
+        return [row.rstrip() for row in render(pos, last_move=last).splitlines()]
 
     def perft(self, depth: int) -> tuple[list[tuple[str, int]], int]:
         from canter.engine.perft import perft_divide
