@@ -86,7 +86,7 @@ def parse_move(pos: Position, text: str) -> Move:
     START-END / STARTxEND that matches exactly one legal move."""
     v = pos.variant
     cells, seps = split_route(v, text)
-    shown = text.strip().upper()
+    shown = text.strip().upper().replace("X", "x")
     outcome = pos.outcome()
     if outcome is not None:
         raise IllegalMoveError(shown, f"the game is over ({outcome.text()})")
@@ -140,7 +140,7 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
     target = v.target_bits[seat]
     cur = start
     for sep, nxt in zip(seps, cells[1:], strict=True):
-        if (target >> cur) & 1:
+        if cur != start and (target >> cur) & 1:
             raise IllegalMoveError(shown, "entering the opponent's castle ends the move")
         leg = f"{names[cur]}{sep}{names[nxt]}"
         free = (board.mask & ~allocc) | sb | captured  # the start is vacated at once

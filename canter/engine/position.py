@@ -109,10 +109,11 @@ class Position:
     def reset_derived(self) -> None:
         """Recompute the hash and the static ending after a set-up; clears the history."""
         self.hash = self.compute_hash()
-        self._hashes = [self.hash]
         self.move_stack = []
         self._undo = []
         self._ended = self._static_ending(None)
+        # After the ending: eliminations and automatic passes at set-up change the hash.
+        self._hashes = [self.hash]
 
     def copy(self) -> Position:
         new = Position.__new__(Position)
@@ -311,14 +312,17 @@ class Position:
         n = v.nseats
         names = tuple(s.name for s in v.seats)
         k = self._keys
+        before = len(self.eliminated)
         eliminated = self._eliminate_empty()
+        # Seats whose last pieces one move took share a rank.
+        together = len(eliminated) - before
         if mover is not None:
             if (self.occ[mover] & v.target_bits[mover]).bit_count() >= v.target_pieces:
                 castle = v.castle_text(v.target_castle[mover])
                 words = NUMBER_WORDS.get(v.target_pieces, f"{v.target_pieces} pieces")
                 self._advance_turn(mover)
                 return Outcome(mover, f"{words} in {castle}",
-                               ranking_for(n, mover, eliminated), names)
+                               ranking_for(n, mover, eliminated, together), names)
         alive = [s for s in range(n) if s not in eliminated]
         if mover is not None:
             self._advance_turn(mover)
@@ -327,9 +331,9 @@ class Position:
             gone = " and ".join(names[s] for s in range(n) if s != last)
             if self.occ[last].bit_count() >= v.win_min_pieces:
                 return Outcome(last, f"{gone} {'has' if n == 2 else 'have'} no pieces left",
-                               ranking_for(n, last, eliminated), names)
+                               ranking_for(n, last, eliminated, together), names)
             return Outcome(None, f"{gone} has no pieces left and {names[last]} has too few "
-                           "pieces to win", ranking_for(n, None, eliminated), names)
+                           "pieces to win", ranking_for(n, None, ()), names)  # a draw ties all
         if not alive:
             return Outcome(None, "no pieces left", ranking_for(n, None, eliminated), names)
         if v.bare_max_pieces and all(
@@ -337,16 +341,49 @@ class Position:
         ):
             return Outcome(None, "each side has at most one piece",
                            ranking_for(n, None, eliminated), names)
-        if n > 2 and self.rules.no_move == "pass":
-            # Automatic passes: the turn goes to the next seat in play that can move.
+        if n > 2:
+            # The turn goes to the next seat in play that can move. One that cannot passes
+            # (no_move="pass"), or is eliminated (no_move="lose"): its pieces leave the
+            # board, so an eliminated seat is still a seat without pieces.
             for _ in range(n):
-                if self.turn not in self.eliminated and movegen.generate(self):
-                    return None
+                if self.turn not in self.eliminated:
+                    if movegen.generate(self):
+                        return None
+                    if self.rules.no_move == "lose":
+                        stuck = self.turn
+                        eliminated = self._eliminate_stuck(stuck, mover is not None)
+                        alive = [s for s in range(n) if s not in eliminated]
+                        if len(alive) == 1:
+                            self._advance_turn(stuck)
+                            return Outcome(alive[0], f"{names[stuck]} has no legal move",
+                                           ranking_for(n, alive[0], eliminated), names)
                 h = self.hash ^ k.turn[self.turn]
                 self.turn = (self.turn + 1) % n
                 self.hash = h ^ k.turn[self.turn]
             return Outcome(None, "no seat can move", ranking_for(n, None, eliminated), names)
         return None
+
+    def _eliminate_stuck(self, seat: int, undoable: bool) -> tuple[int, ...]:
+        """no_move="lose" with three seats: `seat` cannot move and is out of the game; its
+        pieces leave the board (recorded with the last move's captures, so `pop` puts them
+        back)."""
+        k = self._keys
+        removed = []
+        for c in cells_of(self.occ[seat]):
+            code = self.cells[c]
+            removed.append((c, code))
+            self.cells[c] = EMPTY
+            self.hash ^= k.piece[c][code]
+        self.occ[seat] = self.kn[seat] = 0
+        if self.duty[seat] >= 0:
+            self.hash ^= k.duty[self.duty[seat]]
+            self.duty[seat] = -1
+        self.eliminated += (seat,)
+        self.hash ^= k.eliminated[seat]
+        if undoable:
+            undo = self._undo[-1]
+            self._undo[-1] = undo[:7] + ((undo[7] or []) + removed,)
+        return self.eliminated
 
     def _eliminate_empty(self) -> tuple[int, ...]:
         """Seats whose last piece was just captured join the eliminated, in order."""

@@ -1,0 +1,120 @@
+"""Camelot castle rules (RULES.md §1 Castles), on positions built and counted by hand."""
+
+import pytest
+from builders import ends, setup, spellings
+
+from canter.engine import IllegalMoveError, Rules, get_variant, parse_move
+
+V = get_variant("camelot")
+
+
+def test_own_castle_is_never_entered_by_a_plain_move():
+    pos = setup(w="F2 L8", b="K14 A13")
+    assert ends(pos, "F2") == {"E2", "G2", "E3", "F3", "G3"}
+    with pytest.raises(IllegalMoveError, match="own castle"):
+        parse_move(pos, "F2-F1")
+
+
+def test_the_opponents_castle_may_be_stepped_into():
+    pos = setup(turn="b", w="L8 A8", b="F2 A13")
+    assert {"F1", "G1"} <= ends(pos, "F2")
+
+
+def test_own_castle_is_never_entered_by_a_canter_leg():
+    pos = setup(w="F3 F2 L8", b="K14 A13")
+    assert "F1" not in ends(pos, "F3")
+    with pytest.raises(IllegalMoveError, match="own castle"):
+        parse_move(pos, "F3-F1")
+
+
+def test_a_jump_may_enter_the_own_castle_and_then_the_piece_must_leave():
+    pos = setup(w="F3 L8", b="F2 A13 A12")
+    assert spellings(pos) == {"F3xF1"}
+    pos.push(parse_move(pos, "F3xF1"))
+    assert pos.duty[0] == V.cell("F1")
+    pos.push(parse_move(pos, "A12-A11"))
+    # Only the castle piece may move: E2, F2 (emptied by the capture) or G2; not G1.
+    assert spellings(pos) == {"F1-E2", "F1-F2", "F1-G2"}
+    with pytest.raises(IllegalMoveError, match="must leave its castle"):
+        parse_move(pos, "L8-L9")
+    pos.push(parse_move(pos, "F1-G2"))
+    assert pos.duty[0] == -1
+
+
+def test_a_jump_into_the_own_castle_continues_when_it_can():
+    pos = setup(w="F3 L8", b="F2 G2 A13")
+    assert spellings(pos) == {"F3xF1xH3"}
+
+
+def test_exit_duty_replaces_the_duty_to_capture_elsewhere():
+    pos = setup(w="F1 K8", b="K9 A13", duty="F1")
+    assert spellings(pos) == {"F1-E2", "F1-F2", "F1-G2"}
+
+
+def test_exit_duty_piece_must_capture_when_it_can():
+    pos = setup(w="F1 K8", b="F2 A13", duty="F1")
+    assert spellings(pos) == {"F1xF3"}
+    with pytest.raises(IllegalMoveError, match="must capture"):
+        parse_move(pos, "F1-G2")
+
+
+def test_exit_duty_allows_a_knights_charge():
+    # Knight on F1 may canter over own E2 to D3 and jump black C4 (to B5).
+    pos = setup(w="KF1 E2 K8", b="C4 A13", duty="F1")
+    assert "F1-D3xB5" in spellings(pos)
+    assert spellings(pos) == {"F1-F2", "F1-G2", "F1-D3xB5"}
+
+
+def test_exit_duty_with_no_legal_move_keeps_normal_rules_and_stays():
+    # F1 is walled in by own pieces with nothing to canter onto.
+    walled = "F1 E2 F2 G2 D3 F3 H3 K8"
+    pos = setup(w=walled, b="L13 A13", duty="F1")
+    moves = spellings(pos)
+    assert moves and not any(m.startswith("F1") for m in moves)
+    pos.push(parse_move(pos, "K8-K9"))
+    assert pos.duty[0] == V.cell("F1")
+
+
+def test_exit_duty_lapses_under_the_other_ruling():
+    walled = "F1 E2 F2 G2 D3 F3 H3 K8"
+    rules = Rules.for_variant(V).with_option("exit_duty_persists", "false")
+    pos = setup(w=walled, b="L13 A13", duty="F1", rules=rules)
+    pos.push(parse_move(pos, "K8-K9"))
+    assert pos.duty[0] == -1
+
+
+def test_entering_the_opponents_castle_ends_the_move():
+    # H14 jumps G15 into F16; jumping E15 on to D14 would be possible but the move ends.
+    pos = setup(w="H14 L8", b="G15 E15 A4")
+    assert spellings(pos) == {"H14xF16"}
+
+
+def test_a_piece_in_the_opponents_castle_only_makes_castle_moves():
+    pos = setup(w="F16 L8", b="A4 B4")
+    assert spellings(pos, "F16") == {"F16-G16"}
+    pos.push(parse_move(pos, "F16-G16"))
+    assert pos.castle_moves == [1, 0]
+
+
+def test_castle_moves_are_limited_to_two():
+    pos = setup(w="F16 L8", b="A4 B4", castle_moves=(2, 0))
+    assert spellings(pos, "F16") == set()
+    with pytest.raises(IllegalMoveError, match="Castle Moves have been used"):
+        parse_move(pos, "F16-G16")
+
+
+def test_a_castle_move_is_illegal_when_a_capture_is_compulsory():
+    pos = setup(w="F16 L8", b="L9 A4")
+    assert spellings(pos) == {"L8xL10"}
+
+
+def test_a_piece_in_the_opponents_castle_never_creates_a_duty():
+    # Black E15 stands next to white F16 with D14 empty: no duty, F16 cannot capture.
+    pos = setup(w="F16 L8", b="E15 A4")
+    assert "F16-G16" in spellings(pos)
+
+
+def test_entry_is_not_a_castle_move():
+    pos = setup(w="F15 L8", b="A4 B4")
+    pos.push(parse_move(pos, "F15-F16"))
+    assert pos.castle_moves == [0, 0]

