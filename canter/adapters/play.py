@@ -149,11 +149,16 @@ class TerminalGame:
         reader: LineReader | None = None,
         write: Callable[[str], None] | None = None,
         tags: dict[str, str] | None = None,
+        notes: Sequence[dict | None] | None = None,
+        save_path: str | None = None,
+        clock_text: str | None = None,
     ) -> None:
         self.start = start.copy()
         self.pos = start.copy()
         for move in moves:
             self.pos.push(move)
+        # engine comments per move played, for the game record
+        self.notes: list[dict | None] = list(notes) if notes else [None] * len(moves)
         self.humans = humans
         self.engine_settings = engine
         self.engine = None
@@ -162,7 +167,11 @@ class TerminalGame:
         self.reader = reader or LineReader(sys.stdin.fileno())
         self.write = write or (lambda text: print(text, flush=True))
         self.tags = dict(tags or {})
+        self.save_path = save_path
+        self.clock_text = clock_text
         self.result_text: str | None = None
+        self.result_token = "*"
+        self.termination: str | None = None
 
     @property
     def variant(self):
@@ -171,9 +180,17 @@ class TerminalGame:
     # ---------------------------------------------------------------- the loop
     def run(self) -> int:
         """Play until the game ends or the person quits; 0 unless the engine failed."""
+        self.show_board()
+        try:
+            return self._loop()
+        finally:
+            self.close_engine()
+            if self.save_path:
+                self.save(self.save_path)
+
+    def _loop(self) -> int:
         from canter.adapters.client import EngineError
 
-        self.show_board()
         try:
             while True:
                 if self.announce_if_over():
@@ -189,20 +206,26 @@ class TerminalGame:
             self.write(f"engine error: {exc}")
             return 1
         except TimeForfeit as exc:
-            self.end_on_time(int(str(exc)))
+            self.end_on_time(exc.args[0])
             return 0
-        finally:
-            self.close_engine()
 
     def announce_if_over(self) -> bool:
         outcome = self.pos.outcome()
         if outcome is None:
             return False
+        from canter.adapters.records import result_from_ranking
+
         self.result_text = outcome.text()
+        self.result_token = result_from_ranking(outcome.ranking, self.variant.nseats)
+        self.termination = "normal"
         self.write(f"game over: {self.result_text}")
         return True
 
     def end_on_time(self, seat: int) -> None:
+        from fractions import Fraction
+
+        from canter.adapters.records import result_token
+
         v = self.variant
         loser = v.seats[seat].name
         if v.nseats == 2:
@@ -210,6 +233,10 @@ class TerminalGame:
             self.result_text = f"{winner} wins: {loser}'s time ran out"
         else:
             self.result_text = f"{loser} loses: {loser}'s time ran out"
+        # The others share the point (Tri-Camelot has no ruling for a fallen flag).
+        share = Fraction(1, v.nseats - 1)
+        self.result_token = result_token([0 if s == seat else share for s in range(v.nseats)])
+        self.termination = "time forfeit"
         self.write(f"game over: {self.result_text}")
 
     def show_board(self) -> None:
@@ -272,10 +299,11 @@ class TerminalGame:
         self.make(move, f"{self.variant.seats[seat].name} plays")
         return True
 
-    def make(self, move: Move, who: str, detail: str = "") -> None:
-        self.pos.push(move)
-        self.show_board()
+    def make(self, move: Move, who: str, detail: str = "", note: dict | None = None) -> None:
         self.write(f"{who} {format_move(self.variant, move)}{detail}")
+        self.pos.push(move)
+        self.notes.append(note)
+        self.show_board()
 
     def cmd_moves(self, args: list[str]) -> bool:
         moves = sorted(format_move(self.variant, m) for m in self.pos.legal_moves())
@@ -293,12 +321,14 @@ class TerminalGame:
         taken = []
         while len(self.pos.move_stack) > base:
             taken.append(format_move(self.variant, self.pos.pop()))
+            self.notes.pop()
             if self.pos.turn in self.humans:
                 break
         if self.pos.turn not in self.humans:
             # Only engine moves before: replay them, nothing a person can take back.
             for text in reversed(taken):
                 self.pos.push(parse_move(self.pos, text))
+                self.notes.append(None)
             self.write("nothing of yours to undo")
             return False
         self.show_board()
@@ -327,22 +357,36 @@ class TerminalGame:
         if len(args) != 1:
             self.write("usage: save FILE")
             return False
+        self.save(args[0])
+        return False
+
+    def played(self) -> list[Move]:
+        return self.pos.move_stack[len(self.start.move_stack):]
+
+    def players(self) -> list[str]:
+        engine = self.engine_settings.command
+        engine_name = os.path.basename(engine[0]) if engine else "engine"
+        if engine[1:3] == ["-m", "canter"]:
+            engine_name = "canter"
+        return ["human" if s in self.humans else engine_name for s in range(self.variant.nseats)]
+
+    def save(self, path: str) -> bool:
         try:
-            save_record(args[0], self.start, self.pos.move_stack[len(self.start.move_stack):],
-                        self.tags, self.result_text)
+            save_record(path, self.start, self.played(), self.players(), self.notes,
+                        self.result_token, self.termination, self.result_text,
+                        self.clock_text)
         except (OSError, ValueError) as exc:
             self.write(f"cannot save: {exc}")
             return False
-        self.write(f"saved {len(self.pos.move_stack) - len(self.start.move_stack)} moves to "
-                   f"{args[0]}")
-        return False
+        self.write(f"saved {len(self.played())} moves to {path}")
+        return True
 
     def cmd_load(self, args: list[str]) -> bool:
         if len(args) != 1:
             self.write("usage: load FILE")
             return False
         try:
-            start, moves, tags = load_record(args[0])
+            start, moves, tags, notes = load_record(args[0])
         except (OSError, ValueError) as exc:
             self.write(f"cannot load: {exc}")
             return False
@@ -354,7 +398,10 @@ class TerminalGame:
         self.pos = start.copy()
         for move in moves:
             self.pos.push(move)
+        self.notes = list(notes)
         self.tags.update(tags)
+        if self.engine is not None:
+            self.engine.new_game()
         self.show_board()
         self.write(f"loaded {len(moves)} moves from {args[0]}")
         return True  # the seat to move may have changed
@@ -437,7 +484,13 @@ class TerminalGame:
         except (NotationError, IllegalMoveError, AmbiguousMoveError) as exc:
             raise EngineProtocolError("search", f"bestmove {result.move}",
                                       f"not a legal move: {exc}") from None
-        self.make(move, f"{name} plays", _info_text(result))
+        note: dict = {"time": round(result.elapsed, 3)}
+        if result.info.score is not None:
+            from canter.adapters.records import score_text
+
+            note["score"] = score_text(result.info.score.cp, result.info.score.win)
+            note["depth"] = result.info.depth or 0
+        self.make(move, f"{name} plays", _info_text(result), note)
 
 
 def _info_text(result) -> str:
@@ -463,14 +516,63 @@ def _columns(words: list[str], width: int = 78) -> str:
 
 
 # -------------------------------------------------------------------- game records
-def save_record(path: str, start: Position, moves: Sequence[Move], tags: dict[str, str],
-                result_text: str | None) -> None:
-    from canter.adapters import records
+def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequence[str],
+                notes: Sequence[dict | None] = (), result: str = "*",
+                termination: str | None = None, reason: str | None = None,
+                time_control: str | None = None) -> None:
+    """Write the game as a game record (docs/game-records.md)."""
+    import datetime
 
-    records.save_game(path, start, moves, tags, result_text)
+    from canter.adapters.records import GameRecord, write_game
+
+    v = start.variant
+    standard = Position.start(v, start.rules).to_string()
+    game = GameRecord.new(
+        v.name, list(players), event="canter play", site="terminal",
+        date=datetime.date.today().strftime("%Y.%m.%d"),
+        position=None if start.to_string() == standard else start.to_string(),
+        time_control=time_control,
+    )
+    for i, move in enumerate(moves):
+        note = notes[i] if i < len(notes) else None
+        game.add_move(format_move(v, move), **(note or {}))
+    if result != "*" or termination is not None:
+        game.set_result(result, termination=termination, reason=reason)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(write_game(game))
 
 
-def load_record(path: str) -> tuple[Position, list[Move], dict[str, str]]:
-    from canter.adapters import records
+def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[dict | None]]:
+    """The start position, the moves, the tags and the move comments (as keyword arguments
+    of `save_record`'s notes) of the first game in a record file.
+    ValueError (with the record's own message) if it cannot be read or replayed."""
+    from canter.adapters.records import read_games_file, replay_game
+    from canter.engine import get_variant
 
-    return records.load_game(path)
+    games = read_games_file(path, allow_unterminated=True)
+    if not games:
+        raise ValueError("no game in the file")
+    game = games[0]
+    replay = replay_game(game)
+    if replay.error is not None and replay.error[0] > 0:
+        ply, text, reason = replay.error
+        raise ValueError(f"move {ply} ({text}): {reason}")
+    if replay.error is not None and replay.final_position is None:
+        raise ValueError(replay.error[2])
+    variant = get_variant(game.variant)
+    text = game.start_position
+    start = Position.start(variant) if text is None else Position.from_string(text)
+    pos = start.copy()
+    moves = []
+    for word in game.moves:
+        move = parse_move(pos, word)
+        pos.push(move)
+        moves.append(move)
+    notes: list[dict | None] = []
+    for comment in game.comments:
+        if comment is None:
+            notes.append(None)
+        else:
+            notes.append({"score": comment.score, "depth": comment.depth, "time": comment.time,
+                          "text": comment.text})
+    return start, moves, dict(game.tags), notes

@@ -35,14 +35,20 @@ def default_engine_command() -> list[str]:
               help="An engine option, e.g. 'Skill Level=5' (repeatable).")
 @click.option("--clock", metavar="MIN[+SEC]",
               help="Clocks for every seat, e.g. 5+3: five minutes, 3 s added per move.")
+@click.option("--save", "save_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write the game record to FILE when the game ends or is left.")
 @click.option("--color/--no-color", default=None,
               help="Colour the board (default: when the output is a terminal).")
 def play(variant: str, position_text: str | None, load_path: str | None,
          human_text: str | None, engine_text: str | None, depth: int | None,
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],
-         clock: str | None, color: bool | None) -> None:
+         clock: str | None, save_path: str | None, color: bool | None) -> None:
     """Play in the terminal. Type moves in official notation; 'help' lists the commands
-    (moves, undo, hint, board, save FILE, load FILE, quit)."""
+    (moves, undo, hint, board, save FILE, load FILE, quit).
+
+    The engine (default: this canter) is started as a separate program and driven through
+    the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a
+    move when none is given)."""
     from canter.adapters.play import (
         EngineSettings,
         TerminalGame,
@@ -56,9 +62,10 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         raise click.UsageError("give --position or --load, not both")
     moves = []
     tags: dict[str, str] = {}
+    notes = None
     try:
         if load_path:
-            start, moves, tags = load_record(load_path)
+            start, moves, tags, notes = load_record(load_path)
         elif position_text:
             start = Position.from_string(position_text)
         else:
@@ -89,6 +96,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     game = TerminalGame(
         start, moves, humans,
         EngineSettings(command, depth=depth, movetime=movetime, nodes=nodes, options=options),
-        clock=clock_pair, color=color, tags=tags,
+        clock=clock_pair, color=color, tags=tags, notes=notes, save_path=save_path,
+        clock_text=f"{clock_pair[0]:g}+{clock_pair[1]:g}" if clock_pair else None,
     )
     sys.exit(game.run())
