@@ -54,8 +54,9 @@ def read_lines(read_chunk: Callable[[], bytes]) -> Iterator[str | LineTooLong]:
         while i < n:
             b = chunk[i]
             if b == 0x0A or b == 0x0D:
-                if overflow:
-                    yield LineTooLong(overflow + len(pending) + i - start)
+                length = overflow + len(pending) + i - start
+                if length > MAX_LINE:
+                    yield LineTooLong(length)
                     overflow = 0
                     pending.clear()
                 else:

@@ -212,7 +212,7 @@ class Session:
             try:
                 self.rules_for(self.variant)
                 self._rebuild_position()
-            except ValueError as exc:
+            except (ValueError, ProtocolError) as exc:
                 self.rule_overrides = old
                 raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
         elif spec is opt.CLEAR_HASH:

@@ -1,0 +1,72 @@
+"""The byte edge of the protocol: line ends, chunking, long lines, echoing client text."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from canter.protocol.lines import MAX_LINE, LineTooLong, echo, read_lines, split_at, tokenize
+
+
+def lines_of(data: bytes, chunk: int = 65536) -> list:
+    stream = io.BytesIO(data)
+    return list(read_lines(lambda: stream.read(chunk)))
+
+
+def test_lf_crlf_and_lone_cr_each_end_one_line():
+    assert lines_of(b"uci\nisready\r\ngo\rstop") == ["uci", "isready", "go", "stop"]
+
+
+def test_blank_lines_are_kept_as_empty_lines_for_the_caller_to_skip():
+    assert lines_of(b"a\n\n\r\n\rb\n") == ["a", "", "", "", "b"]
+
+
+def test_crlf_split_across_reads_is_one_line_end():
+    # The CR arrives at the end of one read, its LF at the start of the next.
+    for chunk in range(1, 8):
+        assert lines_of(b"uci\r\nisready\r\n", chunk) == ["uci", "isready"], chunk
+
+
+def test_a_lone_cr_line_is_delivered_without_waiting_for_more_input():
+    reads = iter([b"isready\r", b""])
+    got = []
+    for line in read_lines(lambda: next(reads)):
+        got.append(line)
+        break  # a second read would be needed if the CR were held back
+    assert got == ["isready"]
+
+
+def test_invalid_utf8_is_replaced_not_fatal():
+    assert lines_of(b"go \xff\xfe depth 1\n") == ["go \ufffd\ufffd depth 1"]
+
+
+def test_too_long_line_becomes_a_marker_and_the_next_line_survives():
+    out = lines_of(b"x" * (MAX_LINE + 10) + b"\nisready\n", 4096)
+    assert isinstance(out[0], LineTooLong)
+    assert out[1:] == ["isready"]
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\r\n"), max_size=20),
+                max_size=10),
+       st.sampled_from([b"\n", b"\r\n", b"\r"]), st.integers(1, 9))
+def test_any_lines_any_ending_any_chunking_round_trip(lines, end, chunk):
+    data = b"".join(line.encode() + end for line in lines)
+    assert lines_of(data, chunk) == lines
+
+
+def test_tokenize_treats_tabs_and_runs_of_spaces_as_one_separator():
+    assert tokenize("  go\tdepth   3 \t") == ["go", "depth", "3"]
+    assert tokenize(" \t ") == []
+
+
+def test_echo_escapes_controls_and_cuts_long_text():
+    assert echo("a\x00b\u00e9") == "a\\x00b\\xe9"
+    assert echo("y" * 100) == "y" * 40 + "..."
+    assert "\n" not in echo("a\nb")
+
+
+def test_split_at_is_case_insensitive():
+    assert split_at(["startpos", "MOVES", "C6-B5"], "moves") == (["startpos"], ["C6-B5"])
+    assert split_at(["x"], "moves") == (["x"], None)

@@ -1,0 +1,292 @@
+"""The session core in-process: positions, options, clocks, and the search job's guarantees
+(exactly one answer, always a legal move) against searchers that misbehave on purpose."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from canter.engine import Move, format_move, parse_move
+from canter.engine.limits import Limits, SearchInfo, SearchResult
+from canter.protocol.session import ProtocolError, Session, hard_budget
+
+# Black's only piece on F9 in front of White's F8 (White also has E4): F8xF10 is compulsory.
+CAPTURE_DUTY = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30"
+
+
+class Answers:
+    """Collects what a job reports, and lets a test wait for the single answer."""
+
+    def __init__(self) -> None:
+        self.infos: list[SearchInfo] = []
+        self.done: list[tuple] = []
+        self.errors: list[str] = []
+        self.event = threading.Event()
+
+    def on_info(self, info):
+        self.infos.append(info)
+
+    def on_done(self, best, ponder):
+        self.done.append((best, ponder))
+        self.event.set()
+
+    def on_error(self, text):
+        self.errors.append(text)
+
+    def start(self, session, limits):
+        return session.start_search(limits, self.on_info, self.on_done, self.on_error)
+
+
+class FakeSearcher:
+    hash_mb = multipv = skill = 0
+    algorithm = "paranoid"
+
+    def __init__(self, behaviour):
+        self.behaviour = behaviour
+
+    def clear(self):
+        pass
+
+    def evaluate(self, pos):
+        return 0, ""
+
+    def search(self, pos, limits, on_info, stop):
+        return self.behaviour(pos, limits, on_info, stop)
+
+
+def session_with(behaviour) -> Session:
+    s = Session()
+    s._searcher = FakeSearcher(behaviour)
+    return s
+
+
+def texts(session, moves):
+    return [format_move(session.position.variant, m) for m in moves]
+
+
+# ---- position ------------------------------------------------------------------------------
+def test_bad_move_is_rejected_with_its_index_and_the_old_position_stays():
+    s = Session()
+    s.set_position(None, ["C6-B5", "H11-F9"])
+    before = s.position_string()
+    with pytest.raises(ProtocolError, match=r"move 3 \(B5-B3-Z9\)"):
+        s.set_position(None, ["C6-B5", "H11-F9", "B5-B3-Z9"])
+    assert s.position_string() == before
+    with pytest.raises(ProtocolError, match=r"move 1 \(F8-F7\): illegal: a capture is compulsory"):
+        s.set_position(CAPTURE_DUTY, ["F8-F7"])
+    assert s.position_string() == before
+
+
+def test_bad_position_string_names_the_field_and_keeps_the_position():
+    s = Session()
+    s.set_position(None, ["C6-B5"])
+    before = s.position_string()
+    with pytest.raises(ProtocolError, match="position rejected"):
+        s.set_position("camelot 2/8/10 w", [])
+    with pytest.raises(ProtocolError, match="position rejected"):
+        s.set_position("chess rnbqkbnr w", [])
+    assert s.position_string() == before
+
+
+def test_growing_move_list_replays_to_the_same_position_as_a_fresh_session():
+    game = ("D6-F8 H11-F9 C6-E8-G8 J11-H11 H6-H8 E11-G9 J6-H6 C11-E11 I6-I8 D11-D9 I8-J9 "
+            "D10-D8xD6 E6xC6 I10xK8").split()
+    growing = Session()
+    for n in range(len(game) + 1):
+        growing.set_position(None, game[:n])
+    fresh = Session()
+    fresh.set_position(None, game)
+    assert growing.position_string() == fresh.position_string()
+    assert len(growing.position.move_stack) == len(game)
+    # A different list from the same base is replayed from scratch, not appended.
+    growing.set_position(None, ["C6-B5"])
+    assert len(growing.position.move_stack) == 1
+
+
+def test_short_forms_and_case_are_accepted_in_move_lists():
+    s = Session()
+    s.set_position(None, ["d6-f8", "H11-F9", "c6-e8-g8"])
+    t = Session()
+    t.set_position(None, ["D6-F8", "h11-f9", "C6-G8"])  # the short form of the same canter
+    assert s.position_string() == t.position_string()
+
+
+def test_legal_of_one_cell_and_unknown_cell():
+    s = Session()
+    # The Knight on C6 at the start: six steps, and one canter over D7 to E8 (from E8
+    # nothing more: F8 and D8 are empty, F7 would land on G6, occupied).
+    assert s.legal_texts("c6") == [
+        "C6-B5", "C6-B6", "C6-B7", "C6-C5", "C6-C7", "C6-D5", "C6-E8"]
+    with pytest.raises(ProtocolError, match="no cell 'Z9'"):
+        s.legal_texts("Z9")
+
+
+# ---- options ---------------------------------------------------------------------------------
+def test_option_errors_leave_everything_as_it_was():
+    s = Session()
+    for name, value, message in [
+        ("Nope", "1", "unknown option"),
+        ("Hash", "0", "takes 1 to 4096"),
+        ("Hash", "lots", "whole number"),
+        ("Ponder", "maybe", "true or false"),
+        ("UCI_Variant", "chess", "one of"),
+        ("Rule Repetition", "sometimes", "one of"),
+    ]:
+        with pytest.raises(ProtocolError, match=message):
+            s.set_option(name, value)
+    assert s.values == {} and s.rule_overrides == {} and s.variant_name == "camelot"
+
+
+def test_option_names_ignore_case_and_spacing_and_reach_the_searcher():
+    s = Session()
+    s.set_option("move   OVERHEAD", "120")
+    s.set_option("skill level", "3")
+    assert s.overhead == pytest.approx(0.12)
+    assert s.searcher().skill == 3
+
+
+def test_rule_options_follow_the_variant_until_set():
+    s = Session()
+    assert s.position.rules.quiet_limit == 100
+    s.set_option("UCI_Variant", "tri-camelot")
+    assert s.position.variant.name == "tri-camelot"
+    assert s.position.rules.quiet_limit == 150 and s.position.rules.no_move == "pass"
+    s.set_option("Rule Quiet Limit", "40")
+    s.set_option("UCI_Variant", "camelot")
+    assert s.position.rules.quiet_limit == 40
+    assert s.position.rules.no_move == "lose"
+
+
+def test_rule_option_that_would_end_the_game_earlier_is_refused():
+    s = Session()
+    s.set_position(None, ["C6-B5", "H11-F9", "B5-A4"])  # three quiet plies
+    with pytest.raises(ProtocolError, match="Rule Quiet Limit"):
+        s.set_option("Rule Quiet Limit", "2")
+    assert s.position.rules.quiet_limit == 100 and len(s.position.move_stack) == 3
+    s.set_option("Rule Quiet Limit", "3")  # reachable: the game is now drawn
+    assert s.outcome() is not None and "3 plies" in s.outcome().text()
+
+
+# ---- clocks ----------------------------------------------------------------------------------
+def test_hard_budget_by_hand():
+    assert hard_budget(Limits(movetime=1.0), 0, 0.03) == pytest.approx(0.97)
+    assert hard_budget(Limits(movetime=0.04), 0, 0.03) == pytest.approx(0.02)  # half
+    assert hard_budget(Limits(infinite=True, movetime=1.0), 0, 0.0) is None
+    assert hard_budget(Limits(depth=3), 0, 0.0) is None
+    # 10 s left, 1 s inc, 30 ms overhead: 0.4 * 9.97 + 0.5 = 4.488
+    lim = Limits(time={0: 10.0, 1: 10.0}, inc={0: 1.0})
+    assert hard_budget(lim, 0, 0.03) == pytest.approx(4.488)
+    # with 20 moves to go: 3 * 9.97 / 20 + 0.5 = 1.9955
+    lim.movestogo = 20
+    assert hard_budget(lim, 0, 0.03) == pytest.approx(1.9955)
+    # nearly flagged: 0.9 of what is left
+    assert hard_budget(Limits(time={1: 0.1}, inc={1: 1.0}), 1, 0.0) == pytest.approx(0.09)
+
+
+# ---- the search job --------------------------------------------------------------------------
+def test_illegal_proposal_is_replaced_by_the_first_canonical_move():
+    def bad(pos, limits, on_info, stop):
+        v = pos.variant
+        return SearchResult(Move(v.cell("A8"), v.cell("A9"), 0, (v.cell("A8"), v.cell("A9")),
+                                 1))  # a step of no piece
+
+    s = session_with(bad)
+    a = Answers()
+    assert a.start(s, Limits(depth=1))
+    assert a.event.wait(5)
+    s.stop_search()
+    assert texts(s, [a.done[0][0]]) == ["C6-B5"]  # first legal move by spelling
+    assert any("not allowed" in e for e in a.errors)
+
+
+def test_a_searcher_that_crashes_still_gets_a_legal_answer():
+    def crash(pos, limits, on_info, stop):
+        on_info(SearchInfo(depth=1, pv=[parse_move(pos, "I6-K6")]))
+        raise RuntimeError("boom")
+
+    s = session_with(crash)
+    a = Answers()
+    a.start(s, Limits(depth=1))
+    assert a.event.wait(5)
+    s.stop_search()
+    assert len(a.done) == 1
+    assert texts(s, [a.done[0][0]]) == ["I6-K6"]  # the pv it had reported
+    assert any("boom" in e for e in a.errors)
+
+
+def test_a_searcher_that_ignores_stop_is_answered_for_once():
+    release = threading.Event()
+
+    def deaf(pos, limits, on_info, stop):
+        release.wait(10)
+        return SearchResult(pos.legal_moves()[0])
+
+    s = session_with(deaf)
+    a = Answers()
+    a.start(s, Limits(infinite=True))
+    started = time.monotonic()
+    s.stop_search(grace=0.2)
+    assert time.monotonic() - started < 2
+    assert len(a.done) == 1 and a.done[0][0] in s.position.legal_moves()
+    release.set()
+    time.sleep(0.2)
+    assert len(a.done) == 1  # the late result is dropped
+
+
+def test_infinite_answer_is_held_until_stop():
+    s = Session()
+    a = Answers()
+    a.start(s, Limits(infinite=True))
+    assert not a.event.wait(0.3)  # the temporary searcher returned long ago
+    assert s.searching
+    s.stop_search()
+    assert len(a.done) == 1 and not s.searching
+
+
+def test_ponder_is_held_until_ponderhit_then_answered():
+    s = Session()
+    a = Answers()
+    a.start(s, Limits(ponder=True, time={0: 5.0, 1: 5.0}))
+    assert not a.event.wait(0.3)
+    assert s.ponderhit()
+    assert a.event.wait(5)
+    assert len(a.done) == 1
+    assert not s.ponderhit()  # nothing left to hit
+
+
+def test_session_deadline_stops_a_searcher_that_only_polls_the_flag():
+    def polls(pos, limits, on_info, stop):
+        while not stop.is_set():
+            time.sleep(0.001)
+        return SearchResult(pos.legal_moves()[-1])
+
+    s = session_with(polls)
+    a = Answers()
+    started = time.monotonic()
+    a.start(s, Limits(movetime=0.2))
+    assert a.event.wait(5)
+    elapsed = time.monotonic() - started
+    assert 0.1 <= elapsed < 1.5
+    s.stop_search()
+
+
+def test_searchmoves_restrict_the_answer():
+    s = Session()
+    a = Answers()
+    wanted = s.parse_moves(["J6-K7", "I6-K6"])[0]
+    a.start(s, Limits(depth=1, searchmoves=wanted))
+    assert a.event.wait(5)
+    s.stop_search()
+    # The temporary rule takes the first by spelling among the allowed moves.
+    assert texts(s, [a.done[0][0]]) == ["I6-K6"]
+
+
+def test_no_search_on_a_decided_position():
+    s = Session()
+    s.set_position(CAPTURE_DUTY, ["F8xF10"])
+    a = Answers()
+    assert not a.start(s, Limits(depth=1))
+    assert a.done == [] and not s.searching
+    assert s.outcome().text() == "white wins: black has no pieces left"
