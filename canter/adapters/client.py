@@ -184,13 +184,16 @@ class PlayResult:
     """Outcome of a search. `move` is None when the engine says it has no legal move.
     `info` merges the main-line (multipv 1) info lines, later values winning, so it holds the
     last reported score, depth, nodes, pv and time; `infos` keeps every line parsed.
-    `elapsed` is the wall time in seconds from sending `go` to reading `bestmove`."""
+    `elapsed` is the wall time in seconds from sending `go` to reading `bestmove`.
+    `errors` holds the texts of `info string error: ...` lines read during the search (e.g.
+    the engine rejected the position and searched another one: an arbiter must look)."""
 
     move: str | None
     ponder: str | None = None
     info: Info = field(default_factory=Info)
     infos: list[Info] = field(default_factory=list)
     elapsed: float = 0.0
+    errors: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,7 @@ class _Search:
         self.infos: list[Info] = []
         self.pending: collections.deque[Info] = collections.deque()
         self.merged = Info()
+        self.errors: list[str] = []
         self.result: PlayResult | None = None
         self.stopped = False
 
@@ -324,6 +328,9 @@ class Engine:
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}  # keyed by lower-case name
         self.exit_code: int | None = None
+        # texts of every `info string error: ...` line the engine printed (its way of
+        # refusing a command while carrying on)
+        self.errors: list[str] = []
         self._search: _Search | None = None
         self._quit = False
         self._own_log_file = False
@@ -504,6 +511,11 @@ class Engine:
         try:
             if keyword == "info":
                 info = parse_info(stripped)
+                if info.string is not None and info.string.startswith("error"):
+                    text = info.string.partition(":")[2].strip() or info.string
+                    self.errors.append(text)
+                    if self._search is not None:
+                        self._search.errors.append(text)
                 if self._search is not None:
                     self._feed_info(info)
             elif keyword == "bestmove":
@@ -516,6 +528,7 @@ class Engine:
                         info=search.merged,
                         infos=search.infos,
                         elapsed=time.monotonic() - search.started,
+                        errors=search.errors,
                     )
                     self._search = None
                 elif self.strict:
