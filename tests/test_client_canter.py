@@ -1,0 +1,72 @@
+"""The client library against the real canter engine (`python -m canter`), through pipes."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from canter.adapters.client import Engine, Limit
+
+pytest.importorskip("canter.protocol.main")
+
+CANTER = [sys.executable, "-m", "canter"]
+
+
+def legal(position: str, moves: list[str], variant: str = "camelot") -> list[str]:
+    from canter.engine import Position, format_move, get_variant, parse_move
+
+    v = get_variant(variant)
+    pos = Position.start(v) if position == "startpos" else Position.from_string(position)
+    for m in moves:
+        pos.push(parse_move(pos, m))
+    return [format_move(v, m) for m in pos.legal_moves()]
+
+
+@pytest.fixture(scope="module")
+def canter():
+    with Engine.start(CANTER, timeout=30) as engine:
+        yield engine
+
+
+def test_handshake_and_options(canter):
+    assert canter.id["name"].startswith("canter")
+    assert canter.name == canter.id["name"]
+    variant = canter.options["uci_variant"]
+    assert variant.type == "combo" and set(variant.var) >= {"camelot", "tri-camelot"}
+    assert canter.options["hash"].type == "spin"
+    canter.configure({"Hash": canter.options["hash"].min})
+    assert canter.ping() > 0
+    assert not canter.errors
+
+
+def test_play_a_legal_move_with_info(canter):
+    canter.configure({"UCI_Variant": "camelot"})
+    canter.new_game()
+    moves = ["D6-F8", "H11-F9", "C6-E8-G8"]
+    result = canter.play("startpos", Limit(depth=1), moves=moves)
+    assert result.move in legal("startpos", moves)
+    assert result.info.depth is not None and result.info.score is not None
+    assert result.info.pv and result.info.pv[0] == result.move
+    assert not result.errors
+
+
+def test_rejected_position_is_reported(canter):
+    canter.configure({"UCI_Variant": "camelot"})
+    result = canter.play("startpos", Limit(depth=1), moves=["C6-E8-G8"])  # F8 is empty
+    assert result.errors and "position rejected" in result.errors[0]
+
+
+def test_tri_camelot_clocks_and_analysis(canter):
+    canter.configure({"UCI_Variant": "tri-camelot"})
+    canter.new_game()
+    result = canter.play("startpos", Limit(times=(5, 5, 5), incs=(0.1, 0.1, 0.1)))
+    assert result.move in legal("startpos", [], "tri-camelot")
+    assert not result.errors  # the per-seat clock keywords were understood
+    with canter.analysis("startpos") as analysis:
+        first = analysis.next(timeout=20)
+        assert first is not None
+        analysis.stop()
+        done = analysis.wait(timeout=20)
+    assert done.move in legal("startpos", [], "tri-camelot")
+    canter.configure({"UCI_Variant": "camelot"})
