@@ -1,0 +1,44 @@
+"""Properties of the rules library over random games of both variants."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from canter.engine import VARIANT_NAMES, Position, format_move, parse_move
+
+GAMES = settings(max_examples=25, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _snapshot(pos):
+    return (pos.to_string(), pos.hash, pos.cells[:], pos.occ[:], pos.kn[:], pos.duty[:],
+            pos.castle_moves[:], pos.eliminated, pos.turn)
+
+
+@GAMES
+@given(variant=st.sampled_from(VARIANT_NAMES), data=st.data())
+def test_random_games_keep_every_invariant_and_end_with_a_result(variant, data):
+    pos = Position.start(variant)
+    for _ply in range(600):
+        if pos.outcome() is not None:
+            break
+        moves = pos.legal_moves()
+        assert moves, "a game that is not over has a legal move"
+        assert len(set(moves)) == len(moves), "moves are distinct by identity"
+        assert pos.count_legal_moves() == len(moves)
+        move = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
+        text = format_move(pos.variant, move)
+        parsed = parse_move(pos, text)
+        assert parsed == move and format_move(pos.variant, parsed) == text
+        before = _snapshot(pos)
+        pos.push(move)
+        assert pos.hash == pos.compute_hash(), "incremental hash equals a fresh one"
+        again = Position.from_string(pos.to_string())
+        assert again.to_string() == pos.to_string() and again.hash == pos.hash
+        assert pos.pop() == move
+        assert _snapshot(pos) == before, "unmake restores the position exactly"
+        pos.push(move)
+    out = pos.outcome()
+    if out is not None:
+        ranked = sorted(s for rank in out.ranking for s in rank)
+        assert ranked == list(range(pos.variant.nseats)), "the ranking names every seat once"
+        assert pos.legal_moves() == [] or out.reason.startswith(("third", "100", "150"))

@@ -1,0 +1,67 @@
+"""Position strings (docs/position-format.md): exact round trips, named errors."""
+
+import pytest
+
+from canter.engine import Position, PositionError, parse_move
+
+START = ("camelot 2/8/10/12/12/2BbbbbbbB2/3BbbbbB3/12/12/3WwwwwW3/2WwwwwwwW2/12/12/10/8/2"
+         " w 0,0 - - 0 0")
+LATE = "camelot 2/8/10/12/12/12/12/12/12/12/12/12/w10b/10/8/W1 b"
+
+
+def test_start_position_string():
+    assert Position.start("camelot").to_string() == START
+    assert Position.from_string(START).to_string() == START
+
+
+def test_tri_camelot_start_round_trips():
+    s = Position.start("tri-camelot").to_string()
+    assert s.startswith("tri-camelot ") and Position.from_string(s).to_string() == s
+
+
+def test_state_fields_round_trip():
+    s = "camelot 2/8/10/12/12/12/12/12/12/12/12/12/w10b/10/8/W1 b 2,1 F1 - 17 40"
+    pos = Position.from_string(s)
+    assert pos.to_string() == s
+    assert pos.turn == 1 and pos.castle_moves == [2, 1] and pos.quiet == 17 and pos.ply == 40
+    assert pos.duty[0] == pos.variant.cell("F1")
+
+
+def test_hash_depends_on_duty_and_castle_moves():
+    a = Position.from_string(LATE + " 2,1 F1 - 0 0")
+    b = Position.from_string(LATE + " 2,1 - - 0 0")
+    c = Position.from_string(LATE + " 1,1 - - 0 0")
+    assert len({a.hash, b.hash, c.hash}) == 3
+
+
+def test_moves_played_from_a_string():
+    pos = Position.from_string(START)
+    pos.push(parse_move(pos, "D6-F8"))
+    assert pos.to_string().split()[2:] == ["b", "0,0", "-", "-", "1", "1"]
+
+
+@pytest.mark.parametrize(
+    "text, field, reason",
+    [
+        ("", "variant", "empty"),
+        ("chess 8/8 w", "variant", "unknown variant"),
+        ("camelot 2/8 w 0,0 - - 0 0", "placement", "16 ranks"),
+        (START.replace("2BbbbbbbB2", "2BbbbbbbB3"), "placement", "rank 11 has 12 cells"),
+        (START.replace("2BbbbbbbB2", "2BbbbbbbB1"), "placement", "rank 11 has 12 cells"),
+        (START.replace("2BbbbbbbB2", "2BbbbqbbB2"), "placement", "unknown piece letter 'q'"),
+        (START.replace(" w 0,0", " x 0,0"), "turn", "not a seat letter"),
+        (START.replace(" 0,0 ", " 0 "), "castle-moves", "expected 2 whole numbers"),
+        (START.replace(" 0,0 ", " 3,0 "), "castle-moves", "limit is 2"),
+        (START.replace(" - - ", " F5 - "), "duties", "not a castle cell"),
+        (START.replace(" - - ", " F1 - "), "duties", "no white piece on F1"),
+        (START.replace(" - - ", " Z9 - "), "duties", "unknown cell"),
+        (START.replace(" - - ", " - b "), "eliminated", "still has pieces"),
+        (START.replace(" 0 0", " x 0"), "quiet", "whole number"),
+        (START + " extra", "fields", "expected 8 fields"),
+    ],
+)
+def test_malformed_strings_name_the_field(text, field, reason):
+    with pytest.raises(PositionError) as info:
+        Position.from_string(text)
+    assert info.value.field == field
+    assert reason in str(info.value)
