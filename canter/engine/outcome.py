@@ -22,16 +22,21 @@ class Outcome:
 
 
 def ranking_for(
-    nseats: int, winner: int | None, eliminated: tuple[int, ...]
+    nseats: int, winner: int | None, eliminated: tuple[int, ...], last_together: int = 1
 ) -> tuple[tuple[int, ...], ...]:
     """Winner first; then seats still in play (sharing a rank); then eliminated seats,
-    the last eliminated ranked highest."""
+    the last eliminated ranked highest. The last `last_together` eliminated seats lost
+    their last pieces in one move, so they share a rank."""
     ranks: list[tuple[int, ...]] = []
     rest = [s for s in range(nseats) if s != winner and s not in eliminated]
     if winner is not None:
         ranks.append((winner,))
     if rest:
         ranks.append(tuple(rest))
+    together = max(1, last_together)
+    if len(eliminated) >= together > 1:
+        ranks.append(tuple(sorted(s for s in eliminated[-together:] if s != winner)))
+        eliminated = eliminated[:-together]
     for s in reversed(eliminated):
         if s != winner:
             ranks.append((s,))
