@@ -1,25 +1,22 @@
-"""TEMPORARY searcher: a fixed one-ply rule standing in until the real search (issue 7).
+"""The searcher the protocol session drives (the contract is `canter.engine.limits`).
 
-The rule: among the allowed moves (all legal moves, or `searchmoves`), play a capture that
-takes the most pieces; among equals, the first in canonical order of the official spelling.
-It looks no further than that, reports one `info` line, and returns at once, so every limit
-(depth, nodes, movetime, clocks, stop) is trivially honoured.
+Attributes the session sets from engine options: `hash_mb` (transposition table size),
+`multipv`, `skill` (0..20, 20 = full strength) and `algorithm` ("paranoid" | "brs", used
+with three seats). Methods: `clear` (new game), `search` (runs in the session's search
+thread, polls `stop`), `evaluate` (static score with a breakdown).
 
-The interface is the contract with the session (see `canter.engine.limits`); the real
-searcher keeps it: attributes `hash_mb`, `multipv`, `skill` (0..20), `algorithm`
-("paranoid" | "brs"), and methods `clear`, `search`, `evaluate`.
+The thinking is in `search.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
+`evaluate.py`, `tt.py` and `timeman.py`.
 """
 
 from __future__ import annotations
 
-import time
-
-from canter.engine.limits import InfoCallback, Limits, SearchInfo, SearchResult, StopFlag
-from canter.engine.notation import format_move
+from canter.engine.limits import InfoCallback, Limits, SearchResult, StopFlag
 from canter.engine.position import Position
-from canter.engine.variant import KNIGHT
+from canter.engine.search import Search
+from canter.engine.tt import TranspositionTable
 
-PIECE_VALUE = {0: 100, KNIGHT: 200}  # centipawn-like units; a Man is 100
+ALGORITHMS = ("paranoid", "brs")
 
 
 class Searcher:
@@ -28,47 +25,21 @@ class Searcher:
         self.multipv = 1
         self.skill = 20
         self.algorithm = "paranoid"
+        self._tt = TranspositionTable(self.hash_mb)
+        self._search = Search(self._tt)
 
     def clear(self) -> None:
-        """New game: nothing is remembered between searches by this rule."""
+        """New game: forget the table and the move-ordering history."""
+        self._search.clear()
 
     def search(self, pos: Position, limits: Limits, on_info: InfoCallback,
                stop: StopFlag) -> SearchResult:
-        started = time.monotonic()
-        moves = pos.legal_moves() if pos.outcome() is None else []
-        if limits.searchmoves:
-            moves = [m for m in moves if m in limits.searchmoves] or moves
-        if not moves:
-            return SearchResult(None)
-        v = pos.variant
-        best = min(moves, key=lambda m: (-m.capture_bits.bit_count(), format_move(v, m)))
-        mover = pos.turn
-        pos.push(best)
-        score = self._material(pos, mover)[0]
-        pos.pop()
-        info = SearchInfo(depth=1, seldepth=1, score_cp=score, nodes=len(moves),
-                          time=time.monotonic() - started, pv=[best])
-        on_info(info)
-        return SearchResult(best, None, info)
-
-    def _material(self, pos: Position, me: int) -> tuple[int, list[str]]:
-        v = pos.variant
-        totals, lines = [], []
-        for seat in range(v.nseats):
-            counts = [0, 0]
-            for cell in pos.pieces(seat):
-                counts[pos.cells[cell] & 1] += 1
-            total = sum(PIECE_VALUE[k] * n for k, n in enumerate(counts))
-            totals.append(total)
-            lines.append(f"{v.seats[seat].name}: men {counts[0]}, knights {counts[1]}, "
-                         f"material {total}")
-        others = [t for s, t in enumerate(totals) if s != me]
-        return totals[me] - max(others), lines
+        if self._tt.mb != self.hash_mb:
+            self._tt.resize(self.hash_mb)
+        algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
+        return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
+                                algorithm=algorithm, skill=max(0, min(20, self.skill)))
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
-        """Material for the side to move minus that of the strongest opponent (Man 100,
-        Knight 200), with a per-seat breakdown."""
-        score, lines = self._material(pos, pos.turn)
-        lines.append(f"score for {pos.variant.seats[pos.turn].name}: {score} "
-                     "(own material minus the strongest opponent's)")
-        return score, "\n".join(lines)
+        """The static score for the side to move, with a per-seat breakdown."""
+        return self._search.evaluator(pos).explain(pos)

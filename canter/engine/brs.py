@@ -1,0 +1,169 @@
+"""Best-Reply Search for three seats (Schadd & Winands, 2011).
+
+The root seat's moves alternate with *one* move of the strongest reply among all the
+opponents' moves: at a MIN layer each opponent's legal moves are generated (with its own
+duty to capture) and merged, the chosen opponent moves, and the other one is skipped. The
+tree is thus as deep for the root seat as a two-seat tree, at the price of positions that
+cannot occur in the game (a skipped turn). Leaves are resolved by the paranoid quiescence
+search with the real turn order, and the score is always the root seat's point of view.
+
+Turns are forced by changing `pos.turn` together with its hash key; `pop` restores both,
+and each node puts back the turn it found before returning.
+"""
+
+from __future__ import annotations
+
+from canter.engine import movegen
+from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first
+from canter.engine.tt import EXACT, LOWER, UPPER
+
+
+def _set_turn(pos, seat: int) -> None:
+    if pos.turn != seat:
+        keys = pos._keys.turn
+        pos.hash ^= keys[pos.turn] ^ keys[seat]
+        pos.turn = seat
+
+
+class BestReply:
+    def __init__(self, search) -> None:
+        self.s = search
+        n = search.nseats
+        root = search.root
+        self.opponents = [(root + i) % n for i in range(1, n)]
+
+    def root_child(self, line, depth: int, alpha: int, beta: int) -> int:
+        s = self.s
+        pos = s.pos
+        pos.push(line.move)
+        try:
+            return -self.node(depth - 1, -beta, -alpha, 1, False, True)
+        finally:
+            pos.pop()
+
+    def _moves(self, pos, is_max: bool) -> list:
+        if is_max:
+            return [(self.s.root, m) for m in movegen.generate(pos, self.s.root)]
+        out = []
+        for o in self.opponents:
+            if o not in pos.eliminated and pos.occ[o]:
+                out += [(o, m) for m in movegen.generate(pos, o)]
+        return out
+
+    def _order(self, pos, moves: list, tt_move, ply: int) -> list:
+        s = self.s
+        target_bits = pos.variant.target_bits
+        kn = 0
+        for bits in pos.kn:
+            kn |= bits
+        k1, k2 = s.killers[ply]
+        hist = s.history
+        keyed = []
+        for seat, m in moves:
+            key = m._key
+            if key == tt_move:
+                v = 1 << 40
+            elif target_bits[seat] >> m.end & 1:
+                v = 1 << 39
+            elif m.capture_bits:
+                cb = m.capture_bits
+                v = (1 << 30) + (cb.bit_count() << 20) + ((cb & kn).bit_count() << 18)
+            elif key == k1:
+                v = 1 << 29
+            elif key == k2:
+                v = (1 << 29) - 1
+            else:
+                v = hist.get((seat, m.start, m.end), 0)
+            keyed.append((v, (seat, m)))
+        keyed.sort(key=_first, reverse=True)
+        return [sm for _, sm in keyed]
+
+    def node(self, depth: int, alpha: int, beta: int, ply: int, is_max: bool,
+             pv_node: bool) -> int:
+        s = self.s
+        pos = s.pos
+        s._count_node()
+        pv_table = s.pv
+        pv_table[ply] = []
+        if ply > s.seldepth:
+            s.seldepth = ply
+        side = 1 if is_max else -1
+        ended = pos._ended
+        if ended is not None:
+            if ended.winner is None:
+                return 0
+            return (WIN - ply if ended.winner == s.root else -(WIN - ply)) * side
+        if s.root in pos.eliminated:
+            return -(WIN - ply) * side
+        h = pos.hash
+        if s.rep_on and s.rep.get(h, 0) > 1:
+            return 0
+        if s.quiet_limit and pos.quiet >= s.quiet_limit:
+            return 0
+        if depth <= 0 or ply >= 90:
+            if s._sign(pos.turn) == side:
+                return s.qsearch(alpha, beta, ply)
+            return -s.qsearch(-beta, -alpha, ply)
+        key = h ^ s.salt ^ (0 if is_max else MIN_NODE_SALT)
+        entry = s.tt.probe(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry[4]
+            if entry[1] >= depth and not pv_node:
+                v = entry[3]
+                if v >= WIN_BOUND:
+                    v -= ply
+                elif v <= -WIN_BOUND:
+                    v += ply
+                bound = entry[2]
+                if bound == EXACT or (bound == LOWER and v >= beta) or (
+                        bound == UPPER and v <= alpha):
+                    return v
+        entry_turn = pos.turn
+        moves = self._moves(pos, is_max)
+        if not moves:
+            # This side cannot move: the other layer moves again.
+            return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
+        if len(moves) == 1 and ply < 2 * s.depth_now + 4:
+            depth += 1
+        moves = self._order(pos, moves, tt_move, ply)
+        rep = s.rep
+        alpha0 = alpha
+        best = -INF
+        best_move = None
+        first = True
+        for seat, m in moves:
+            _set_turn(pos, seat)
+            pos.push(m)
+            hc = pos.hash
+            rep[hc] = rep.get(hc, 0) + 1
+            if first:
+                score = -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
+            else:
+                score = -self.node(depth - 1, -alpha - 1, -alpha, ply + 1, not is_max, False)
+                if alpha < score < beta:
+                    score = -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, True)
+            rep[hc] -= 1
+            pos.pop()
+            first = False
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if pv_node:
+                        pv_table[ply] = [m] + pv_table[ply + 1]
+                    if score >= beta:
+                        if not m.capture_bits:
+                            ks = s.killers[ply]
+                            if ks[0] != m._key:
+                                ks[1] = ks[0]
+                                ks[0] = m._key
+                            hk = (seat, m.start, m.end)
+                            s.history[hk] = min(s.history.get(hk, 0) + depth * depth, 1 << 28)
+                        break
+        _set_turn(pos, entry_turn)
+        bound = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
+        stored = best + ply if best >= WIN_BOUND else best - ply if best <= -WIN_BOUND else best
+        s.tt.store(key, depth, bound, stored, best_move._key if best_move else None)
+        return best

@@ -1,0 +1,187 @@
+"""Static evaluation: how good a quiet position is for each seat, in centipawn-like units
+(a Man is 100). The searcher asks for the score of one seat against the others.
+
+Terms, per seat: material (Men, Knights); the race to the target castle (every piece's
+distance, and a larger bonus for the fastest pieces, as many as a win needs); castle defence
+(own pieces guarding the approach while enemy pieces are near); cohesion (pieces with a
+friendly neighbour are harder to jump); for the seat to move, pieces that can be jumped next
+turn. Endgame knowledge: a side reduced to two pieces wins only by a castle entry with both
+or by taking the last enemy piece, so its material edge counts for little.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from canter.engine.board import cells_of
+from canter.engine.position import Position
+from canter.engine.variant import Variant
+
+
+@dataclass(frozen=True)
+class Weights:
+    man: int = 100
+    knight: int = 160
+    advance: int = 3  # per step nearer the target castle, every piece
+    race: tuple[int, ...] = (160, 90, 45, 25, 12, 6)  # fastest pieces, by distance
+    defence: int = 14  # per guard (at most two) when an enemy piece is near the own castle
+    cohesion: int = 3  # per piece with a friendly neighbour
+    hanging: int = 40  # per cent of the most valuable piece that can be jumped next turn
+    tempo: int = 8
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
+    """Steps from every cell to the nearest cell of `sources` (ignoring pieces)."""
+    board = variant.board
+    far = 99
+    dist = [far] * board.size
+    frontier = list(sources)
+    for c in frontier:
+        dist[c] = 0
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for n in board.neighbours[c]:
+                if dist[n] == far:
+                    dist[n] = dist[c] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+class Evaluator:
+    """Tables for one variant and one set of weights."""
+
+    def __init__(self, variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.variant = variant
+        self.w = weights
+        n = variant.nseats
+        board = variant.board
+        self.mask = board.mask
+        self.up = board.up_shifts
+        self.down = board.down_shifts
+        self.need = variant.target_pieces
+        self.target_dist = [_distances(variant, variant.target_castle[s]) for s in range(n)]
+        self.own_dist = [_distances(variant, variant.own_castle[s]) for s in range(n)]
+        far = max(d for d in self.target_dist[0] if d < 99)
+        self.far = far
+        # advance[s][cell]: the per-piece race term, precomputed.
+        self.advance = [[(far - d) * weights.advance if d < 99 else 0 for d in self.target_dist[s]]
+                        for s in range(n)]
+        race = list(weights.race) + [0] * (far + 2 - len(weights.race))
+        self.race = race
+        # Cells near each castle: guards within 2 steps, threats within 4.
+        self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
+        self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
+        self.target_bits = variant.target_bits
+
+    def _zone(self, dist: list[int], radius: int) -> int:
+        bits = 0
+        for c in self.variant.cells:
+            if dist[c] <= radius:
+                bits |= 1 << c
+        return bits
+
+    # ---- per-seat terms ------------------------------------------------------------
+    def seat_score(self, pos: Position, seat: int, allocc: int) -> int:
+        w = self.w
+        occ = pos.occ[seat]
+        if not occ:
+            return 0
+        knights = pos.kn[seat].bit_count()
+        count = occ.bit_count()
+        score = knights * w.knight + (count - knights) * w.man
+        adv = self.advance[seat]
+        dist = self.target_dist[seat]
+        best1 = best2 = 99
+        for c in cells_of(occ):
+            score += adv[c]
+            d = dist[c]
+            if d < best2:
+                if d < best1:
+                    best1, best2 = d, best1
+                else:
+                    best2 = d
+        race = self.race
+        score += race[best1] if best1 < 99 else 0
+        if self.need > 1 and best2 < 99:
+            score += race[best2]
+        # Castle defence: guards count only while some enemy piece is near.
+        if (allocc & ~occ) & self.threat_zone[seat]:
+            guards = (occ & self.guard_zone[seat]).bit_count()
+            score += min(guards, 2) * w.defence
+        # Cohesion: pieces with at least one friendly neighbour.
+        linked = 0
+        for o in self.up:
+            linked |= occ & ((occ << o) | (occ >> o))
+        score += linked.bit_count() * w.cohesion
+        return score
+
+    def hanging_loss(self, pos: Position, seat: int, allocc: int) -> int:
+        """What the seat to move can expect to lose to a jump next turn (its pieces with an
+        enemy on one side and an empty cell on the other)."""
+        own = pos.occ[seat] & ~self.target_bits[seat]
+        enemy = allocc & ~pos.occ[seat]
+        for s in range(self.variant.nseats):
+            if s != seat:
+                enemy &= ~self.target_bits[s]  # a piece in its target castle never jumps
+        empty = self.mask & ~allocc
+        hit = 0
+        for o in self.up:
+            hit |= own & (((enemy << o) & (empty >> o)) | ((enemy >> o) & (empty << o)))
+        if not hit:
+            return 0
+        w = self.w
+        value = w.knight if hit & pos.kn[seat] else w.man
+        loss = value * w.hanging // 100
+        if hit.bit_count() >= 2:
+            loss += w.man * w.hanging // 100
+        return loss
+
+    # ---- the score the searcher uses ----------------------------------------------
+    def scores(self, pos: Position) -> list[int]:
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        out = [self.seat_score(pos, s, allocc) for s in range(self.variant.nseats)]
+        mover = pos.turn
+        out[mover] += self.w.tempo - self.hanging_loss(pos, mover, allocc)
+        return out
+
+    def relative(self, pos: Position, seat: int) -> int:
+        """Score for `seat`: its own minus the opponents' (two seats), or minus the mean of
+        the opponents still in play (three seats)."""
+        sc = self.scores(pos)
+        if len(sc) == 2:
+            diff = sc[seat] - sc[1 - seat]
+        else:
+            others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
+            diff = sc[seat] - (sum(others) // len(others) if others else 0)
+        return self._endgame(pos, seat, diff)
+
+    def _endgame(self, pos: Position, seat: int, diff: int) -> int:
+        """Two pieces against one is not a win: a leader with at most two pieces gets a
+        quarter of its edge (it needs both in the castle, or the last enemy piece)."""
+        if self.variant.nseats != 2:
+            return diff
+        mine, theirs = pos.occ[seat].bit_count(), pos.occ[1 - seat].bit_count()
+        if diff > 0 and mine <= 2 or diff < 0 and theirs <= 2:
+            return diff // 4
+        return diff
+
+    def explain(self, pos: Position) -> tuple[int, str]:
+        v = self.variant
+        sc = self.scores(pos)
+        lines = []
+        for s in range(v.nseats):
+            occ = pos.occ[s]
+            kn = pos.kn[s].bit_count()
+            lines.append(f"{v.seats[s].name}: {occ.bit_count() - kn} men, {kn} knights, "
+                         f"total {sc[s]}")
+        score = self.relative(pos, pos.turn)
+        lines.append(f"score for {v.seats[pos.turn].name}: {score} "
+                     "(material, race, defence, cohesion, hanging pieces, tempo)")
+        return score, "\n".join(lines)

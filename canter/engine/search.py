@@ -1,0 +1,543 @@
+"""The search: iterative deepening alpha-beta over the rules library's positions.
+
+Two seats: negamax with principal variation search. Three seats: the same code as
+*paranoid* search — the root seat against a coalition of the others; a value is always
+from the point of view of the side to move's team, and is negated only when the team to move
+changes — or *Best-Reply Search* (`brs.py`). Shared: a transposition table keyed by the
+position hash, move ordering (table move, castle entries, captures by material, killers,
+history), a quiescence search over compulsory captures (no stand-pat while a capture is
+compulsory), a single-reply extension, exact won/lost/drawn scores. No null move: passing
+is not a legal move, and with compulsory captures it would be unsound.
+
+Determinism: under depth and node limits nothing depends on the clock; node limits are
+checked at every node.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from canter.engine import movegen
+from canter.engine.evaluate import Evaluator
+from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.engine.passes import apply_passes, searchable_copy
+from canter.engine.position import Position
+from canter.engine.timeman import budgets
+from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
+
+INF = 1_000_000
+WIN = 100_000
+WIN_BOUND = WIN - 1000  # scores beyond this are exact wins or losses
+MAX_PLY = 96
+MAX_DEPTH = 60
+POLL_EVERY = 64  # nodes between looks at the clock and the stop flag
+
+_SALT = random.Random("canter-search-salt")
+ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root
+BRS_SALT = _SALT.getrandbits(64)
+MIN_NODE_SALT = _SALT.getrandbits(64)
+
+
+class Aborted(Exception):
+    """Raised inside the tree when the search must stop now."""
+
+
+def win_in(score: int, nseats: int) -> int | None:
+    """+N: the root seat wins in N own moves; -N: loses in N; None if not a decided score."""
+    if abs(score) < WIN_BOUND:
+        return None
+    plies = WIN - abs(score)
+    n = max(1, (plies + nseats - 1) // nseats)
+    return n if score > 0 else -n
+
+
+class RootLine:
+    __slots__ = ("move", "score", "pv", "exact", "order")
+
+    def __init__(self, move, order: int) -> None:
+        self.move = move
+        self.score = -INF
+        self.pv = [move]
+        self.exact = False
+        self.order = order
+
+
+class Search:
+    """One searcher's memory (table, history) and the running search's state."""
+
+    def __init__(self, tt: TranspositionTable) -> None:
+        self.tt = tt
+        self.evaluators: dict[str, Evaluator] = {}
+        self.history: dict = {}
+        self.nodes = 0
+
+    def clear(self) -> None:
+        self.tt.clear()
+        self.history = {}
+
+    def evaluator(self, pos: Position) -> Evaluator:
+        ev = self.evaluators.get(pos.variant.name)
+        if ev is None:
+            ev = self.evaluators[pos.variant.name] = Evaluator(pos.variant)
+        return ev
+
+    # ---- the stop decision ---------------------------------------------------------
+    def _poll(self) -> None:
+        self.next_poll = self.nodes + POLL_EVERY
+        stop = self.stop
+        if stop.is_set():
+            raise Aborted
+        if self.timed:
+            now = time.monotonic()
+            if stop.pondering:
+                return
+            if self.pondering_started:
+                # Ponderhit: the clock for this move starts now.
+                self.pondering_started = False
+                self.t0 = now
+            if stop.deadline is not None and now >= stop.deadline:
+                raise Aborted
+            if self.hard is not None and now - self.t0 >= self.hard:
+                raise Aborted
+
+    def _count_node(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise Aborted
+        if self.nodes >= self.next_poll:
+            self._poll()
+
+    # ---- scores --------------------------------------------------------------------
+    def _sign(self, seat: int) -> int:
+        """+1 if `seat` plays for the root's side, else -1."""
+        if self.nseats == 2:
+            return 1 if seat == self.root else -1
+        return 1 if seat == self.root else -1
+
+    def _terminal(self, pos: Position, ply: int) -> int | None:
+        """The exact value (for the side to move's team) of a decided position, or None."""
+        ended = pos._ended
+        if ended is not None:
+            if ended.winner is None:
+                return 0
+            value = WIN - ply if ended.winner == self.root else -(WIN - ply)
+            return value * self._sign(pos.turn)
+        if self.nseats > 2 and self.root in pos.eliminated:
+            return -(WIN - ply) * self._sign(pos.turn)
+        return None
+
+    def _no_move_value(self, pos: Position, ply: int) -> int:
+        """The side to move has no legal move (RULES.md §1 End 4)."""
+        other = 1 - pos.turn if self.nseats == 2 else None
+        if other is not None and pos.occ[other].bit_count() >= pos.variant.win_min_pieces:
+            return -(WIN - ply)
+        return 0 if other is not None else -(WIN - ply)
+
+    def _static(self, pos: Position) -> int:
+        if self.nseats == 2:
+            return self.ev.relative(pos, pos.turn)
+        return self.ev.relative(pos, self.root) * self._sign(pos.turn)
+
+    def _wins_now(self, pos: Position) -> bool:
+        """Can the side to move (not bound to capture) enter the target castle and win with
+        a plain step? Called at a quiet leaf, so a win-in-one is not scored as quiet."""
+        seat = pos.turn
+        if pos.duty[seat] >= 0:
+            return False
+        v = pos.variant
+        target = v.target_bits[seat]
+        own = pos.occ[seat]
+        if v.target_pieces - (own & target).bit_count() != 1:
+            return False
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        free = target & ~allocc
+        active = own & ~target
+        for o in v.board.up_shifts:
+            if (active << o) & free or (active >> o) & free:
+                return True
+        return False
+
+    # ---- move ordering -------------------------------------------------------------
+    def _order(self, pos: Position, moves: list, tt_move, ply: int) -> list:
+        if len(moves) < 2:
+            return moves
+        seat = pos.turn
+        target = pos.variant.target_bits[seat]
+        kn = 0
+        for bits in pos.kn:
+            kn |= bits
+        k1, k2 = self.killers[ply]
+        hist = self.history
+        keyed = []
+        for m in moves:
+            key = m._key
+            if key == tt_move:
+                s = 1 << 40
+            elif target >> m.end & 1:
+                s = 1 << 39
+            elif m.capture_bits:
+                cb = m.capture_bits
+                s = (1 << 30) + (cb.bit_count() << 20) + ((cb & kn).bit_count() << 18)
+            elif key == k1:
+                s = 1 << 29
+            elif key == k2:
+                s = (1 << 29) - 1
+            else:
+                s = hist.get((seat, m.start, m.end), 0)
+            keyed.append((s, m))
+        keyed.sort(key=_first, reverse=True)
+        return [m for _, m in keyed]
+
+    def _reward(self, pos: Position, m, depth: int, ply: int) -> None:
+        """A quiet move caused a cut-off: remember it as a killer and in the history."""
+        key = m._key
+        ks = self.killers[ply]
+        if ks[0] != key:
+            ks[1] = ks[0]
+            ks[0] = key
+        hk = (pos.turn, m.start, m.end)
+        self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
+
+    # ---- the tree ------------------------------------------------------------------
+    def _push(self, pos: Position, m) -> bool:
+        """Make a move; False when, with three seats, nobody can move afterwards (a draw)."""
+        pos.push(m)
+        if self.three and pos._ended is None:
+            return apply_passes(pos)
+        return True
+
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> int:
+        pos = self.pos
+        self._count_node()
+        pv_table = self.pv
+        pv_table[ply] = []
+        if ply > self.seldepth:
+            self.seldepth = ply
+        value = self._terminal(pos, ply)
+        if value is not None:
+            return value
+        h = pos.hash
+        if ply and self.rep_on and self.rep.get(h, 0) > 1:
+            return 0  # the position came back: a repetition draw is available
+        if self.quiet_limit and pos.quiet >= self.quiet_limit:
+            return 0
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self.qsearch(alpha, beta, ply)
+        key = h ^ self.salt
+        entry = self.tt.probe(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry[4]
+            if entry[1] >= depth and not pv_node:
+                s = entry[3]
+                if s >= WIN_BOUND:
+                    s -= ply
+                elif s <= -WIN_BOUND:
+                    s += ply
+                bound = entry[2]
+                if bound == EXACT or (bound == LOWER and s >= beta) or (
+                        bound == UPPER and s <= alpha):
+                    return s
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._no_move_value(pos, ply)
+        if len(moves) == 1 and ply < 2 * self.depth_now + 4:
+            depth += 1  # single-reply extension: forced moves cost no depth
+        moves = self._order(pos, moves, tt_move, ply)
+        turn = pos.turn
+        sign = self._sign(turn)
+        rep = self.rep
+        alpha0 = alpha
+        best = -INF
+        best_move = None
+        first = True
+        for m in moves:
+            if not self._push(pos, m):
+                score = 0
+            else:
+                hc = pos.hash
+                rep[hc] = rep.get(hc, 0) + 1
+                if self._sign(pos.turn) != sign:
+                    if first:
+                        score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
+                    else:
+                        score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, False)
+                        if alpha < score < beta:
+                            score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, True)
+                else:
+                    if first:
+                        score = self.negamax(depth - 1, alpha, beta, ply + 1, pv_node)
+                    else:
+                        score = self.negamax(depth - 1, alpha, alpha + 1, ply + 1, False)
+                        if alpha < score < beta:
+                            score = self.negamax(depth - 1, alpha, beta, ply + 1, True)
+                rep[hc] -= 1
+            pos.pop()
+            first = False
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if pv_node:
+                        pv_table[ply] = [m] + pv_table[ply + 1]
+                    if score >= beta:
+                        if not m.capture_bits:
+                            self._reward(pos, m, depth, ply)
+                        break
+        if best >= beta:
+            bound = LOWER
+        elif best > alpha0:
+            bound = EXACT
+        else:
+            bound = UPPER
+        stored = best
+        if stored >= WIN_BOUND:
+            stored += ply
+        elif stored <= -WIN_BOUND:
+            stored -= ply
+        self.tt.store(key, depth, bound, stored, best_move._key if best_move else None)
+        return best
+
+    def qsearch(self, alpha: int, beta: int, ply: int) -> int:
+        """Compulsory captures only; with no capture compulsory the position is quiet."""
+        pos = self.pos
+        self._count_node()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        value = self._terminal(pos, ply)
+        if value is not None:
+            return value
+        if not movegen.must_capture(pos) or ply >= MAX_PLY - 1:
+            if self._wins_now(pos):
+                return WIN - ply - 1
+            return self._static(pos)
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._no_move_value(pos, ply)
+        if len(moves) > 1:
+            moves = self._order(pos, moves, None, ply)
+        sign = self._sign(pos.turn)
+        best = -INF
+        for m in moves:
+            if not self._push(pos, m):
+                score = 0
+            elif self._sign(pos.turn) != sign:
+                score = -self.qsearch(-beta, -alpha, ply + 1)
+            else:
+                score = self.qsearch(alpha, beta, ply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    # ---- the root ------------------------------------------------------------------
+    def _root_child(self, line: RootLine, depth: int, alpha: int, beta: int) -> int:
+        pos = self.pos
+        if not self._push(pos, line.move):
+            pos.pop()
+            return 0
+        hc = pos.hash
+        self.rep[hc] = self.rep.get(hc, 0) + 1
+        try:
+            if self._sign(pos.turn) != 1:
+                return -self.negamax(depth - 1, -beta, -alpha, 1, True)
+            return self.negamax(depth - 1, alpha, beta, 1, True)
+        finally:
+            self.rep[hc] -= 1
+            pos.pop()
+
+    def _iterate(self, lines: list[RootLine], depth: int, k: int) -> None:
+        """One iteration over the root moves; the first `k` get exact scores (MultiPV)."""
+        for line in lines:
+            line.exact = False
+        done: list[RootLine] = []
+        for i, line in enumerate(lines):
+            if len(done) < k:
+                floor = -INF
+            else:
+                floor = sorted((d.score for d in done), reverse=True)[k - 1]
+            self.currmove = line.move
+            if i < k:
+                score = self.child(line, depth, -INF, INF)
+                exact = True
+            else:
+                score = self.child(line, depth, floor, floor + 1)
+                exact = False
+                if score > floor:
+                    score = self.child(line, depth, floor, INF)
+                    exact = True
+            line.score = score
+            line.exact = exact
+            if exact:
+                line.pv = [line.move] + self.pv[1]
+            done.append(line)
+
+    def run(self, pos: Position, limits: Limits, on_info, stop: StopFlag, *, multipv: int = 1,
+            algorithm: str = "paranoid", skill: int = 20) -> SearchResult:
+        self.t0 = time.monotonic()
+        self.stop = stop
+        self.root_pos = pos
+        self.pos = pos = searchable_copy(pos)
+        self.ev = self.evaluator(pos)
+        self.nseats = pos.variant.nseats
+        self.three = self.nseats > 2
+        self.root = pos.turn
+        self.nodes = 0
+        self.seldepth = 0
+        self.next_poll = POLL_EVERY
+        self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        soft, self.hard = budgets(limits, pos.turn)
+        self.soft = soft
+        self.timed = True  # stop flag and deadline are always honoured; budgets may be None
+        self.pondering_started = stop.pondering
+        self.rep_on = pos.rules.repetition != "off"
+        self.quiet_limit = pos.rules.quiet_limit
+        self.rep = {}
+        for h in pos._hashes:
+            self.rep[h] = self.rep.get(h, 0) + 1
+        self.pv = [[] for _ in range(MAX_PLY + 1)]
+        self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self.depth_now = 1
+        self.tt.new_search()
+        brs = self.three and algorithm == "brs"
+        self.salt = ROOT_SALT[self.root] if self.three else 0
+        if brs:
+            from canter.engine.brs import BestReply
+
+            self.brs = BestReply(self)
+            self.salt ^= BRS_SALT
+            self.child = self.brs.root_child
+        else:
+            self.child = self._root_child
+
+        moves = pos.legal_moves() if pos.outcome() is None else []
+        if limits.searchmoves:
+            moves = [m for m in moves if m in limits.searchmoves] or moves
+        if not moves:
+            return SearchResult(None)
+        weak = skill < 20
+        k = min(max(multipv, 4 if weak else 1), len(moves))
+        max_depth = MAX_DEPTH
+        if limits.depth:
+            max_depth = min(max_depth, limits.depth)
+        if limits.mate:
+            max_depth = min(max_depth, 2 * self.nseats * limits.mate)
+        if weak:
+            max_depth = min(max_depth, 1 + skill // 3)
+        open_ended = limits.infinite or stop.pondering
+        moves = self._order(pos, moves, self._tt_move(pos), 0)
+        lines = [RootLine(m, i) for i, m in enumerate(moves)]
+        best_lines = lines[:k]
+        last_info = None
+        if len(moves) == 1 and not open_ended:
+            # One legal move: play it at once; a shallow look only to report a score.
+            info = SearchInfo(depth=1, seldepth=1, score_cp=self._static(pos), nodes=1,
+                              time=time.monotonic() - self.t0, pv=[moves[0]], multipv=None)
+            on_info(info)
+            return SearchResult(moves[0], None, info)
+        completed = 0
+        for depth in range(1, max_depth + 1):
+            self.depth_now = depth
+            try:
+                self._iterate(lines, depth, k)
+            except Aborted:
+                # Keep what the unfinished iteration proved: the previous best move was
+                # searched exactly at this depth, and any move that beat it too.
+                if lines[0].exact and completed:
+                    done = sorted((x for x in lines if x.exact),
+                                  key=lambda x: (-x.score, x.order))
+                    if done[0] is not lines[0] and k == 1:
+                        best_lines = [_snapshot(done[0])]
+                break
+            lines.sort(key=lambda x: (not x.exact, -x.score, x.order))
+            best_lines = [_snapshot(x) for x in lines[:k]]
+            completed = depth
+            last_info = self._report(best_lines, depth, on_info, multipv if not weak else 1)
+            if not open_ended and self._enough(best_lines[0], depth, limits):
+                break
+        best = self._choose(best_lines, skill, pos)
+        if last_info is None or best.move != last_info.pv[0]:
+            last_info = self._report([best], max(completed, 1), on_info, 1)
+        pv = last_info.pv
+        ponder = pv[1] if len(pv) > 1 and pv[0] == best.move else None
+        return SearchResult(best.move, ponder, last_info)
+
+    def _tt_move(self, pos: Position):
+        entry = self.tt.probe(pos.hash ^ self.salt)
+        return entry[4] if entry else None
+
+    def _enough(self, line: RootLine, depth: int, limits: Limits) -> bool:
+        """Stop iterating? (Clock checks never apply under depth or node limits alone.)"""
+        n = win_in(line.score, self.nseats)
+        if n is not None:
+            if limits.mate and 0 < n <= limits.mate:
+                return True
+            if depth >= 2 * self.nseats * abs(n) + 2 and not limits.depth and not limits.nodes:
+                return True
+        if self.soft is not None and not self.stop.pondering:
+            if time.monotonic() - self.t0 >= 0.5 * self.soft:
+                return True
+        return False
+
+    def _choose(self, lines: list[RootLine], skill: int, pos: Position) -> RootLine:
+        if skill >= 20 or len(lines) == 1:
+            return lines[0]
+        # Weakening: a deterministic random bonus (seeded by the position) of up to
+        # 12 points per missing skill level, so weaker levels prefer worse moves more often.
+        rng = random.Random(pos.hash ^ (skill * 0x9E3779B97F4A7C15))
+        spread = (20 - skill) * 12
+        top = lines[0].score
+        best, best_val = lines[0], -INF
+        for line in lines:
+            if not line.exact or line.score < top - 4 * spread:
+                continue
+            val = line.score + rng.randint(0, spread)
+            if val > best_val:
+                best, best_val = line, val
+        return best
+
+    def _report(self, lines, depth, on_info, multipv):
+        elapsed = time.monotonic() - self.t0
+        first = None
+        for i, line in enumerate(lines[:multipv]):
+            w = win_in(line.score, self.nseats)
+            info = SearchInfo(
+                depth=depth, seldepth=max(self.seldepth, depth),
+                score_cp=None if w is not None else line.score, score_win=w,
+                nodes=self.nodes, time=elapsed, hashfull=self.tt.hashfull(),
+                pv=_legal_prefix(self.root_pos, line.pv) or [line.move],
+                multipv=i + 1 if multipv > 1 else None)
+            on_info(info)
+            first = first or info
+        return first
+
+
+def _snapshot(line: RootLine) -> RootLine:
+    copy = RootLine(line.move, line.order)
+    copy.score, copy.pv, copy.exact = line.score, list(line.pv), line.exact
+    return copy
+
+
+def _legal_prefix(pos: Position, pv: list) -> list:
+    """The longest start of `pv` that is a legal sequence in the real turn order (the
+    table may cut a line short, and Best-Reply lines skip turns)."""
+    work = pos.copy()
+    out = []
+    for m in pv:
+        if work.outcome() is not None or m not in work.legal_moves():
+            break
+        work.push(m)
+        out.append(m)
+    return out
+
+
+def _first(pair):
+    return pair[0]

@@ -1,0 +1,57 @@
+"""The transposition table: a fixed-size list of slots indexed by the position hash.
+
+One entry is a tuple (key, depth, bound, score, move key, generation); the list never grows,
+so `hash_mb` bounds the memory. Replacement: a slot is overwritten by a deeper or equal
+search, by a newer search, or by an exact score.
+"""
+
+from __future__ import annotations
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Rough cost of one filled slot in CPython: the tuple, its ints, and the list pointer.
+ENTRY_BYTES = 160
+
+
+class TranspositionTable:
+    def __init__(self, mb: int = 16) -> None:
+        self.resize(mb)
+
+    def resize(self, mb: int) -> None:
+        slots = max(1024, mb * 1024 * 1024 // ENTRY_BYTES)
+        bits = slots.bit_length() - 1  # a power of two, so the index is a mask
+        self.size = 1 << bits
+        self.mask = self.size - 1
+        self.mb = mb
+        self.clear()
+
+    def clear(self) -> None:
+        self.slots: list[tuple | None] = [None] * self.size
+        self.generation = 0
+        self.filled = 0
+
+    def new_search(self) -> None:
+        self.generation = (self.generation + 1) & 0xFFFF
+
+    def probe(self, key: int) -> tuple | None:
+        entry = self.slots[key & self.mask]
+        if entry is not None and entry[0] == key:
+            return entry
+        return None
+
+    def store(self, key: int, depth: int, bound: int, score: int, move: tuple | None) -> None:
+        i = key & self.mask
+        old = self.slots[i]
+        if old is None:
+            self.filled += 1
+        elif old[0] == key:
+            if move is None:
+                move = old[4]  # keep the move of an earlier search of this position
+            if depth < old[1] and bound != EXACT and old[5] == self.generation:
+                return
+        elif old[5] == self.generation and old[1] > depth and bound != EXACT:
+            return
+        self.slots[i] = (key, depth, bound, score, move, self.generation)
+
+    def hashfull(self) -> int:
+        return min(1000, self.filled * 1000 // self.size)
