@@ -70,3 +70,11 @@ def test_tri_camelot_clocks_and_analysis(canter):
         done = analysis.wait(timeout=20)
     assert done.move in legal("startpos", [], "tri-camelot")
     canter.configure({"UCI_Variant": "camelot"})
+
+
+def test_decided_position_answers_none_with_outcome(canter):
+    canter.configure({"UCI_Variant": "camelot"})
+    won = "camelot w1/4w3/10/12/12/12/12/12/b11/b11/12/12/12/10/8/2 w 0,0 - - 0 0"
+    result = canter.play(won, Limit(depth=2), moves=["G15-G16"])
+    assert result.move is None
+    assert result.outcome == "white wins: two pieces in the black castle"

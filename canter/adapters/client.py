@@ -194,6 +194,8 @@ class PlayResult:
     infos: list[Info] = field(default_factory=list)
     elapsed: float = 0.0
     errors: list[str] = field(default_factory=list)
+    # the engine's `info string result <outcome>` (it found the game decided), else None
+    outcome: str | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +284,7 @@ class _Search:
         self.pending: collections.deque[Info] = collections.deque()
         self.merged = Info()
         self.errors: list[str] = []
+        self.outcome: str | None = None
         self.result: PlayResult | None = None
         self.stopped = False
 
@@ -517,6 +520,8 @@ class Engine:
                     if self._search is not None:
                         self._search.errors.append(text)
                 if self._search is not None:
+                    if info.string is not None and info.string.startswith("result "):
+                        self._search.outcome = info.string[len("result ") :].strip()
                     self._feed_info(info)
             elif keyword == "bestmove":
                 move, ponder = parse_bestmove(stripped)
@@ -529,6 +534,7 @@ class Engine:
                         infos=search.infos,
                         elapsed=time.monotonic() - search.started,
                         errors=search.errors,
+                        outcome=search.outcome,
                     )
                     self._search = None
                 elif self.strict:
