@@ -1,0 +1,221 @@
+"""SVG boards and the HTML game page: well-formed, one element per cell and per piece."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+from click.testing import CliRunner
+
+from canter.adapters.show_cli import show
+from canter.adapters.svg import Geometry, board_svg, game_html, game_svgs
+from canter.engine import Position, get_variant, parse_move
+from canter.engine.textboard import render
+from canter.engine.variant import KNIGHT, MAN
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _classes(el: ET.Element) -> set[str]:
+    return set(el.get("class", "").split())
+
+
+def _parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == NS + "svg"
+    return root
+
+
+def _cells(root: ET.Element) -> list[ET.Element]:
+    return [el for el in root.iter() if "cell" in _classes(el)]
+
+
+def _pieces(root: ET.Element) -> list[ET.Element]:
+    return [el for el in root.iter() if "piece" in _classes(el)]
+
+
+def test_camelot_start_has_160_squares_and_28_pieces() -> None:
+    root = _parse(board_svg(Position.start(get_variant("camelot"))))
+    cells = _cells(root)
+    assert len(cells) == 160
+    assert {el.tag for el in cells} == {NS + "rect"}
+    assert len({el.get("data-cell") for el in cells}) == 160
+    pieces = _pieces(root)
+    assert len(pieces) == 28
+    by_kind = {}
+    for el in pieces:
+        key = tuple(sorted(_classes(el) - {"piece"}))
+        by_kind[key] = by_kind.get(key, 0) + 1
+    assert by_kind == {("man", "white"): 10, ("knight", "white"): 4,
+                       ("black", "man"): 10, ("black", "knight"): 4}
+    castles = sorted(el.get("data-cell") for el in cells if "castle" in _classes(el))
+    assert castles == ["F1", "F16", "G1", "G16"]
+
+
+def test_tri_camelot_start_has_73_hexagons_and_24_pieces() -> None:
+    root = _parse(board_svg(Position.start(get_variant("tri-camelot"))))
+    cells = _cells(root)
+    assert len(cells) == 73
+    assert {el.tag for el in cells} == {NS + "polygon"}
+    assert all(len(el.get("points").split()) == 6 for el in cells)
+    pieces = _pieces(root)
+    assert len(pieces) == 24
+    for seat in ("blue", "red", "green"):
+        mine = [el for el in pieces if seat in _classes(el)]
+        assert len(mine) == 8
+        assert sum("knight" in _classes(el) for el in mine) == 3
+    castles = {el.get("data-cell"): _classes(el) for el in cells if "castle" in _classes(el)}
+    assert set(castles) == {"F1", "A16", "K16"}
+    assert "castle-blue" in castles["F1"] and "castle-red" in castles["A16"]
+
+
+def test_pieces_sit_on_their_cells() -> None:
+    v = get_variant("tri-camelot")
+    pos = Position.start(v)
+    root = _parse(board_svg(pos))
+    drawn = {el.get("data-cell") for el in _pieces(root)}
+    assert drawn == {v.cell_name(c) for c in v.cells if pos.piece_at(c) is not None}
+
+
+def test_hexagon_neighbours_are_equally_far_apart() -> None:
+    # Every pair of neighbouring hexagons shares an edge: centres sqrt(3) R apart, and no
+    # two cells overlap (no pair closer than that).
+    v = get_variant("tri-camelot")
+    g = Geometry(v)
+    step = math.sqrt(3) * g.unit
+    for cell in v.cells:
+        x, y = g.centre(cell)
+        for n in v.board.neighbours[cell]:
+            nx, ny = g.centre(n)
+            assert math.isclose(math.hypot(nx - x, ny - y), step, rel_tol=1e-9)
+    centres = [g.centre(c) for c in v.cells]
+    closest = min(math.dist(a, b) for i, a in enumerate(centres) for b in centres[i + 1:])
+    assert math.isclose(closest, step, rel_tol=1e-9)
+
+
+def _jump_position() -> tuple[Position, object]:
+    v = get_variant("camelot")
+    pos = Position(v)
+    for name, seat, kind in (("C5", 0, KNIGHT), ("C6", 0, MAN), ("D8", 1, MAN),
+                             ("E10", 1, MAN), ("B13", 1, KNIGHT), ("L4", 1, MAN)):
+        pos.put(v.cell(name), seat, kind)
+    pos.reset_derived()
+    move = parse_move(pos, "C5-C7xE9xE11")
+    pos.push(move)
+    return pos, move
+
+
+def test_last_move_arrow_follows_route_and_captures_are_marked() -> None:
+    pos, move = _jump_position()
+    v = pos.variant
+    g = Geometry(v)
+    root = _parse(board_svg(pos, move))
+    arrows = [el for el in root.iter() if "arrow" in _classes(el)]
+    assert len(arrows) == 1
+    points = [tuple(map(float, p.split(","))) for p in arrows[0].get("points").split()]
+    route = [g.centre(v.cell(n)) for n in ("C5", "C7", "E9", "E11")]
+    assert len(points) == 4
+    for got, want in zip(points[:-1], route[:-1], strict=True):
+        assert math.isclose(got[0], want[0]) and math.isclose(got[1], want[1])
+    # the head stops short of E11's centre, on the leg from E9
+    assert math.dist(points[-1], route[-1]) < math.dist(route[-2], route[-1])
+    assert math.dist(points[-1], route[-1]) > 0
+    crossed = sorted(el.get("data-cell") for el in root.iter() if "captured" in _classes(el))
+    assert crossed == ["D8", "E10"]
+    assert len(_pieces(root)) == 4  # the two captured men are gone
+
+
+def test_game_svgs_and_html_page() -> None:
+    v = get_variant("camelot")
+    start = Position.start(v)
+    pos = start.copy()
+    moves = []
+    for text in ("C6-B5", "C11-B10", "B5-B6"):
+        move = parse_move(pos, text)
+        pos.push(move)
+        moves.append(move)
+    svgs = game_svgs(start, moves)
+    assert len(svgs) == 4
+    for picture in svgs:
+        root = _parse(picture)
+        assert len(_cells(root)) == 160 and len(_pieces(root)) == 28
+    page = game_html(start, moves, title="t", tags={"White": "a", "Black": "b"})
+
+    class Frames(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.frames: list[str] = []
+            self.external: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if attrs.get("class") == "frame":
+                self.frames.append(attrs["id"])
+            for key in ("src", "href"):
+                if attrs.get(key, "#").startswith(("http", "//", "file")):
+                    self.external.append(attrs[key])
+
+    parser = Frames()
+    parser.feed(page)
+    assert parser.frames == ["ply-0", "ply-1", "ply-2", "ply-3"]
+    assert parser.external == []
+    # each embedded SVG is itself well-formed
+    embedded = re.findall(r"<svg .*?</svg>", page, flags=re.DOTALL)
+    assert len(embedded) == 4
+    for picture in embedded:
+        _parse(picture)
+    assert "C11-B10" in page
+
+
+def test_show_command_text_and_files(tmp_path) -> None:
+    runner = CliRunner()
+    text = runner.invoke(show, ["--variant", "tri-camelot", "--no-color"])
+    assert text.exit_code == 0, text.output
+    assert text.output == render(Position.start(get_variant("tri-camelot"))) + "\n"
+
+    out = tmp_path / "b.svg"
+    result = runner.invoke(show, ["--variant", "tri-camelot", "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(_cells(_parse(out.read_text()))) == 73
+
+    pos, _ = _jump_position()
+    before = pos.copy()
+    before.pop()
+    result = runner.invoke(show, [*before.to_string().split(), "--move", "C5xE11",
+                                  "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    root = _parse(out.read_text())
+    assert sorted(el.get("data-cell") for el in root.iter()
+                  if "captured" in _classes(el)) == ["D8", "E10"]
+
+    bad = runner.invoke(show, ["camelot", "nonsense"])
+    assert bad.exit_code != 0 and "bad position string" in bad.output
+
+
+def test_show_game_file(tmp_path) -> None:
+    from canter.adapters.records import GameRecord, write_game
+
+    game = GameRecord.new("tri-camelot", ["a", "b", "c"])
+    for text in ("F5-F9", "C12-D11", "I12-H11"):
+        game.add_move(text)
+    game.set_result("*")
+    path = tmp_path / "g.pgn"
+    path.write_text(write_game(game))
+    runner = CliRunner()
+    frames = tmp_path / "frames"
+    result = runner.invoke(show, [str(path), "--svg-dir", str(frames), "--html",
+                                  str(tmp_path / "g.html"), "--svg", str(tmp_path / "end.svg")])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in frames.iterdir())
+    assert names == ["000.svg", "001.svg", "002.svg", "003.svg"]
+    last = _parse((tmp_path / "end.svg").read_text())
+    arrows = [el for el in last.iter() if "arrow" in _classes(el)]
+    assert len(arrows) == 1 and len(arrows[0].get("points").split()) == 2
+    assert (tmp_path / "g.html").read_text().count('class="frame"') == 4
+
+    text = runner.invoke(show, [str(path), "--ply", "1", "--no-color"])
+    assert text.exit_code == 0
+    assert "last move: F5-F9; red to move" in text.output
+    assert "ply 1 of 3" in text.output
