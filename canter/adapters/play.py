@@ -331,8 +331,8 @@ class TerminalGame:
                 self.notes.append(None)
             self.write("nothing of yours to undo")
             return False
-        self.show_board()
         self.write("took back " + ", ".join(reversed(taken)))
+        self.show_board()
         # The person to move now is not necessarily the one who asked (two people): end
         # this turn so the loop prompts the right seat.
         return True
@@ -402,8 +402,8 @@ class TerminalGame:
         self.tags.update(tags)
         if self.engine is not None:
             self.engine.new_game()
-        self.show_board()
         self.write(f"loaded {len(moves)} moves from {args[0]}")
+        self.show_board()
         return True  # the seat to move may have changed
 
     COMMANDS: dict[str, Callable[[TerminalGame, list[str]], bool]] = {

@@ -1,0 +1,180 @@
+"""`canter play` driven through a pseudo-terminal, the way a person uses it.
+
+The engine seats are played by a real `canter` engine process, started by the terminal game
+and driven through the protocol. Positions are one move from the end to keep games short.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from canter.adapters.play import format_clock, parse_clock, parse_seats
+from canter.adapters.records import read_games_file
+from canter.engine import Position, get_variant, parse_move
+from canter.engine.variant import KNIGHT, MAN
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 30
+
+
+def _position(variant: str, pieces, turn: int = 0) -> str:
+    v = get_variant(variant)
+    pos = Position(v)
+    for name, seat, kind in pieces:
+        pos.put(v.cell(name), seat, kind)
+    pos.turn = turn
+    pos.reset_derived()
+    return pos.to_string()
+
+
+# White: a Man already on G16 and one on F15, so F15-F16 wins (two pieces in the black
+# castle). Black's pieces are far away and can neither capture nor reach White's castle.
+CASTLE_IN_ONE = [("G16", 0, MAN), ("F15", 0, MAN), ("E5", 0, KNIGHT),
+                 ("A13", 1, MAN), ("B13", 1, KNIGHT), ("L4", 1, MAN), ("C3", 1, MAN)]
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "canter", "play", *args], cwd=str(ROOT),
+                          env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(60, 200))
+    return child
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def test_person_wins_by_castle_entry_after_errors_and_moves_list(tmp_path) -> None:
+    record = tmp_path / "game.pgn"
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "white",
+                  "--save", str(record))
+    child.expect("white> ")
+    assert "[.][w]" in child.before  # the black castle with White's Man on G16
+    child.sendline("F15-F17")
+    child.expect("white> ")
+    assert "unknown cell F17 in 'F15-F17'" in child.before
+    child.sendline("F15-F13")
+    child.expect("white> ")
+    assert "illegal move F15-F13" in child.before
+    child.sendline("moves")
+    child.expect("white> ")
+    # Knight E5: 8 steps; Man F15: E14 E15 F14 F16 G14 G15; Castle Move G16-F16.
+    assert "15 legal moves:" in child.before
+    listed = set(re.findall(r"[A-L]\d+-[A-L]\d+", child.before))
+    assert {"F15-F16", "G16-F16", "E5-D4", "F15-E14"} <= listed and len(listed) == 15
+    child.sendline("f15-f16")
+    child.expect("game over: white wins: two pieces in the black castle")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.moves == ["F15-F16"] and game.result == "1-0"
+    assert game.tags["White"] == "human" and game.tags["Black"] == "canter"
+    assert game.tags["Position"] == _position("camelot", CASTLE_IN_ONE)
+
+
+def test_engine_takes_its_win_and_hint_finds_it() -> None:
+    # The person plays Black; White (the engine) is to move and wins at once.
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "black",
+                  "--depth", "2")
+    child.expect("white plays F15-F16")
+    child.expect("game over: white wins: two pieces in the black castle")
+    assert finish(child) == 0
+
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "white",
+                  "--depth", "2")
+    child.expect("white> ")
+    child.sendline("hint")
+    child.expect(r"hint: (\S+)")
+    assert child.match.group(1) == "F15-F16"
+    child.expect("white> ")
+    child.sendline("quit")
+    child.expect("game left unfinished")
+    assert finish(child) == 0
+
+
+def test_engine_reply_undo_save_and_load(tmp_path) -> None:
+    saved = tmp_path / "two.pgn"
+    child = spawn("--human", "white", "--depth", "1")
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect(r"black plays (\S+)")
+    reply = child.match.group(1)
+    child.expect("white> ")
+    child.sendline(f"save {saved}")
+    child.expect("saved 2 moves to")
+    child.expect("white> ")
+    child.sendline("undo")
+    child.expect(f"took back C6-B5, {re.escape(reply)}")
+    child.expect("white> ")
+    child.sendline("undo")
+    child.expect("nothing to undo")
+    child.expect("white> ")
+    child.sendline(f"load {saved}")
+    child.expect("loaded 2 moves from")
+    child.expect("white> ")
+    assert f"last move: {reply}; white to move" in child.before
+    child.sendline("quit")
+    assert finish(child) == 0
+    [game] = read_games_file(str(saved))
+    assert game.moves[0] == "C6-B5" and len(game.moves) == 2
+    assert game.comments[1] is not None and game.comments[1].depth == 1
+    start = Position.start(get_variant("camelot"))
+    start.push(parse_move(start, "C6-B5"))
+    parse_move(start, reply)  # the engine's reply was legal
+
+
+def test_three_people_take_turns_and_undo_one_ply() -> None:
+    # Tri-Camelot, every seat typed: Blue is one step from Red's castle A16 (its target).
+    pos = _position("tri-camelot", [("C14", 0, MAN), ("F9", 0, KNIGHT), ("E2", 1, MAN),
+                                    ("D3", 1, MAN), ("K12", 2, KNIGHT), ("J9", 2, MAN)])
+    child = spawn("--position", pos, "--human", "all")
+    child.expect("blue> ")
+    child.sendline("C14-B15")
+    child.expect("red> ")
+    child.sendline("undo")
+    child.expect("took back C14-B15")
+    child.expect("blue> ")
+    child.sendline("C14-B15")
+    child.expect("red> ")
+    child.sendline("E2-E4")
+    child.expect("green> ")
+    child.sendline("K12-K14")
+    child.expect("blue> ")
+    child.sendline("B15-A16")
+    child.expect("game over: blue wins: a piece in the red castle")
+    assert finish(child) == 0
+
+
+def test_clock_runs_out_while_the_person_waits(tmp_path) -> None:
+    record = tmp_path / "flag.pgn"
+    child = spawn("--human", "all", "--clock", "0.01", "--save", str(record))
+    child.expect("clocks: white 0:00.6  black 0:00.6")
+    child.expect("white> ")
+    child.expect("game over: black wins: white's time ran out")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.result == "0-1" and game.tags["Termination"] == "time forfeit"
+
+
+def test_clock_and_seat_parsing() -> None:
+    assert parse_clock("5") == (300.0, 0.0)
+    assert parse_clock("5+3") == (300.0, 3.0)
+    assert parse_clock(" 0.5 + 0.25 ") == (30.0, 0.25)
+    for bad in ("", "5+", "+3", "five", "0"):
+        with pytest.raises(ValueError):
+            parse_clock(bad)
+    assert format_clock(125.0) == "2:05"
+    assert format_clock(9.25) == "0:09.2"
+    tri = get_variant("tri-camelot")
+    assert parse_seats(tri, "blue,g") == {0, 2}
+    assert parse_seats(tri, "all") == {0, 1, 2}
+    assert parse_seats(tri, "none") == set()
+    with pytest.raises(ValueError, match="unknown seat 'white'"):
+        parse_seats(tri, "white")
