@@ -178,3 +178,15 @@ def test_clock_and_seat_parsing() -> None:
     assert parse_seats(tri, "none") == set()
     with pytest.raises(ValueError, match="unknown seat 'white'"):
         parse_seats(tri, "white")
+
+
+def test_a_broken_engine_costs_the_hint_not_the_game() -> None:
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "white",
+                  "--engine", "/nonexistent/engine --flag")
+    child.expect("white> ")
+    child.sendline("hint")
+    child.expect("no hint: engine error: engine died during start")
+    child.expect("white> ")
+    child.sendline("F15-F16")
+    child.expect("game over: white wins: two pieces in the black castle")
+    assert finish(child) == 0

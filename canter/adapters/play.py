@@ -306,7 +306,8 @@ class TerminalGame:
         self.show_board()
 
     def cmd_moves(self, args: list[str]) -> bool:
-        moves = sorted(format_move(self.variant, m) for m in self.pos.legal_moves())
+        moves = sorted((format_move(self.variant, m) for m in self.pos.legal_moves()),
+                       key=_move_order)
         duty = " (a capture is compulsory)" if self.pos.must_capture() else ""
         self.write(f"{len(moves)} legal moves{duty}:")
         self.write(_columns(moves))
@@ -338,7 +339,17 @@ class TerminalGame:
         return True
 
     def cmd_hint(self, args: list[str]) -> bool:
-        result = self.ask_engine()
+        from canter.adapters.client import EngineError
+
+        try:
+            result = self.ask_engine()
+        except EngineError as exc:
+            # People can go on without the hint; a fresh engine is started next time.
+            self.write(f"no hint: engine error: {exc}")
+            if self.engine is not None:
+                self.engine.close()
+                self.engine = None
+            return False
         if result.move is None:
             self.write("hint: the engine has no move")
         else:
@@ -430,6 +441,11 @@ class TerminalGame:
             try:
                 engine.configure(options)
                 engine.new_game()
+            except ValueError as exc:  # an option the engine does not have, or a bad value
+                from canter.adapters.client import EngineStateError
+
+                engine.close()
+                raise EngineStateError(str(exc)) from None
             except BaseException:
                 engine.close()
                 raise
@@ -502,6 +518,11 @@ def _info_text(result) -> str:
         parts.append(f"score {info.score}")
     parts.append(f"{result.elapsed:.1f} s")
     return " (" + ", ".join(parts) + ")"
+
+
+def _move_order(text: str) -> list[tuple[str, int]]:
+    """Sort key: cell by cell, by file letter then rank number (F5 before F11)."""
+    return [(cell[0], int(cell[1:])) for cell in re.split(r"[-x]", text)]
 
 
 def _columns(words: list[str], width: int = 78) -> str:
