@@ -284,7 +284,7 @@ def _arrow(g: Geometry, move: Move) -> list[str]:
     # Stop the last leg short of the centre so the head does not hide the piece's mark.
     (x1, y1), (x2, y2) = points[-2], points[-1]
     length = math.hypot(x2 - x1, y2 - y1)
-    cut = min(g.piece_r * 0.6, length / 3)
+    cut = min(g.piece_r, length / 2)
     points[-1] = (x2 - (x2 - x1) / length * cut, y2 - (y2 - y1) / length * cut)
     pts = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
     return [f'<polyline class="arrow" points="{pts}" fill="none" stroke="{ARROW}" '
@@ -343,7 +343,8 @@ def game_html(start: Position, moves: Sequence[Move], title: str = "canter game"
 <style>
 body {{ font-family: sans-serif; background: #f3efe6; color: #222; margin: 1em; }}
 main {{ display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }}
-#moves {{ max-height: 80vh; overflow-y: auto; min-width: 14em; margin: 0; padding-left: 1em; }}
+#moves {{ max-height: 80vh; overflow-y: auto; min-width: 14em; margin: 0; padding-left: 0;
+          list-style: none; }}
 #moves a {{ color: inherit; text-decoration: none; padding: 0 .3em; }}
 #moves a.current {{ background: #1f8f3a; color: #fff; border-radius: 3px; }}
 .controls button {{ font-size: 1.1em; min-width: 3em; }}
@@ -355,19 +356,19 @@ th {{ text-align: left; padding-right: 1em; }}
 <h1>{html.escape(title)}</h1>
 <table>{tag_rows}</table>
 <p class="controls">
-<button id="first" title="start (Home)">&#x23EE;</button>
+<button id="first" title="start (Home)">|&#x25C0;</button>
 <button id="prev" title="back (Left)">&#x25C0;</button>
 <button id="next" title="forward (Right)">&#x25B6;</button>
-<button id="last" title="end (End)">&#x23ED;</button>
+<button id="last" title="end (End)">&#x25B6;|</button>
 <span id="where"></span>
 </p>
 <main>
 <div id="board">
 {frames}
 </div>
-<ol id="moves" start="0">
+<ul id="moves">
 {"".join(move_items)}
-</ol>
+</ul>
 </main>
 <script>
 (function () {{
@@ -398,7 +399,9 @@ th {{ text-align: left; padding-right: 1em; }}
     else if (e.key === "Home") show(0);
     else if (e.key === "End") show(total);
   }});
-  show(0);
+  // #ply=N opens the page at that ply (links into a game)
+  var wanted = /ply=([0-9]+)/.exec(location.hash);
+  show(wanted ? +wanted[1] : 0);
 }})();
 </script>
 </body>
