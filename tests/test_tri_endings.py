@@ -292,3 +292,12 @@ def test_turn_of_an_eliminated_seat_is_refused() -> None:
     with pytest.raises(PositionError) as err:
         Position.from_string(text)
     assert err.value.field == "turn"
+
+
+def test_a_won_position_string_stays_won() -> None:
+    pos = tri("b:B15 r:C12 g:K12")
+    play(pos, "B15-A16")
+    again = Position.from_string(pos.to_string())
+    assert again.to_string() == pos.to_string()
+    assert again.outcome() == pos.outcome()
+    assert again.legal_moves() == []

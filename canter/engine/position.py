@@ -316,13 +316,16 @@ class Position:
         eliminated = self._eliminate_empty()
         # Seats whose last pieces one move took share a rank.
         together = len(eliminated) - before
-        if mover is not None:
-            if (self.occ[mover] & v.target_bits[mover]).bit_count() >= v.target_pieces:
-                castle = v.castle_text(v.target_castle[mover])
+        # After a set-up any seat may already hold its target castle (a parsed string of
+        # a won game must stay won).
+        for s in range(n) if mover is None else (mover,):
+            if (self.occ[s] & v.target_bits[s]).bit_count() >= v.target_pieces:
+                castle = v.castle_text(v.target_castle[s])
                 words = NUMBER_WORDS.get(v.target_pieces, f"{v.target_pieces} pieces")
-                self._advance_turn(mover)
-                return Outcome(mover, f"{words} in {castle}",
-                               ranking_for(n, mover, eliminated, together), names)
+                if mover is not None:
+                    self._advance_turn(mover)
+                return Outcome(s, f"{words} in {castle}",
+                               ranking_for(n, s, eliminated, together), names)
         alive = [s for s in range(n) if s not in eliminated]
         if mover is not None:
             self._advance_turn(mover)
