@@ -301,3 +301,16 @@ def test_a_won_position_string_stays_won() -> None:
     assert again.to_string() == pos.to_string()
     assert again.outcome() == pos.outcome()
     assert again.legal_moves() == []
+
+
+def test_a_piece_in_its_forbidden_castle_is_refused() -> None:
+    # Blue may never enter K16 (Green's castle, on Blue's right).
+    text = f"tri-camelot {_placement('b:F9 r:A12 g:K12 b:D5')} b 0,0,0 - - 0 1"
+    fields = text.split()
+    ranks = fields[1].split("/")
+    assert ranks[2] == "6"  # rank 16: A16 C16 E16 G16 I16 K16, all empty
+    ranks[2] = "5b"
+    fields[1] = "/".join(ranks)
+    with pytest.raises(PositionError, match="K16") as err:
+        Position.from_string(" ".join(fields))
+    assert err.value.field == "placement"

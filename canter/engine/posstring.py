@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from canter.engine.board import cells_of
 from canter.engine.position import Position
 from canter.engine.variant import KNIGHT, MAN, Rules, get_variant
 
@@ -98,6 +99,10 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         if i != len(cells):
             raise PositionError("placement", f"rank {rank} has {len(cells)} cells, the string "
                                 f"describes {i}")
+    for seat in range(variant.nseats):
+        for cell in cells_of(pos.occ[seat] & variant.forbidden_bits[seat]):
+            raise PositionError("placement", f"{variant.seats[seat].name} piece on "
+                                f"{variant.cell_name(cell)}, a castle it may never enter")
     try:
         pos.turn = variant.seat_index(turn)
     except KeyError:
