@@ -190,3 +190,17 @@ def test_a_broken_engine_costs_the_hint_not_the_game() -> None:
     child.sendline("F15-F16")
     child.expect("game over: white wins: two pieces in the black castle")
     assert finish(child) == 0
+
+
+def test_interrupt_leaves_the_game_and_still_saves(tmp_path) -> None:
+    record = tmp_path / "left.pgn"
+    child = spawn("--human", "white", "--depth", "1", "--save", str(record))
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect("black is thinking")
+    child.expect("white> ")
+    child.sendintr()
+    child.expect("interrupted: game left unfinished")
+    assert finish(child) == 130
+    [game] = read_games_file(str(record))
+    assert game.moves[0] == "C6-B5" and len(game.moves) == 2 and game.result == "*"

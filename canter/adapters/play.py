@@ -208,6 +208,9 @@ class TerminalGame:
         except TimeForfeit as exc:
             self.end_on_time(exc.args[0])
             return 0
+        except KeyboardInterrupt:
+            self.write("\ninterrupted: game left unfinished")
+            return 130
 
     def announce_if_over(self) -> bool:
         outcome = self.pos.outcome()
