@@ -29,7 +29,9 @@ class Rules:
     repetition: str = "auto"  # "auto": third repetition ends the game; "claim"; "off"
     quiet_limit: int = 100  # plies without capture (or castle entry, see Variant); 0 = off
     exit_duty_persists: bool = True  # own-castle exit duty outlives a turn with no move
-    no_move: str = "lose"  # a seat that cannot move: "lose" (Camelot) or "pass" (Tri-Camelot)
+    # A seat that cannot move: "lose" (Camelot) or "pass" (Tri-Camelot). With three seats,
+    # "lose" eliminates that seat and takes its pieces off the board; the last seat left wins.
+    no_move: str = "lose"
 
     CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass")}
 
