@@ -50,6 +50,9 @@ def test_two_seat_6_2_2():
     assert close(s.elo.margin, (504.02 + 33.40) / 2, 0.1)
     # LOS = 1/2 (1 + erf((6-2)/sqrt(2*8))) = 1/2 (1 + erf(1)) = 1/2 (1.842701) = 0.921350
     assert s.los == pytest.approx(0.921350, abs=1e-6)
+    assert s.describe() == (
+        "W/D/L 6/2/2 (10 games), score 0.700, Elo +147.2 +/- 268.7, LOS 92.1 %, draws 20.0 %"
+    )
 
 
 def test_two_seat_even_and_edges():

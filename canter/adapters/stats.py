@@ -67,6 +67,14 @@ class TwoSeatStats:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    def describe(self) -> str:
+        """One line in the spirit of cutechess's summary."""
+        return (
+            f"W/D/L {self.wins}/{self.draws}/{self.losses} ({self.games} games), "
+            f"score {self.score:.3f}, Elo {self.elo.elo:+.1f} +/- {self.elo.margin:.1f}, "
+            f"LOS {100 * self.los:.1f} %, draws {100 * self.draw_ratio:.1f} %"
+        )
+
 
 def _interval(mean: float, variance_of_mean: float) -> EloEstimate:
     spread = Z95 * math.sqrt(variance_of_mean)
