@@ -1,0 +1,637 @@
+"""The CECP-style (xboard) dialect over the session core: the engine keeps the game.
+
+A GUI tells the engine which seats it plays (`new`, `go`, `playother`, `force`), sends the
+other seats' moves (`usermove`), and the engine answers with its own `move` lines on its
+own, claims results, and may ponder, analyse, offer or accept draws and resign
+(docs/protocol.md, "CECP-style dialect").
+
+Two locks. `cmd_lock` is held for a whole command and by anything else that starts or stops
+a search, so searches are started and stopped one at a time. `lock` guards the game (the
+session's position, the seats, the search in progress) against the search thread, whose
+answer plays the engine's move; it is never held while waiting for a search to end, since
+that search's answer needs it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import traceback
+from collections.abc import Callable
+
+from canter.engine.limits import Limits, SearchInfo
+from canter.protocol import options as opt
+from canter.protocol.cecp_format import (
+    CECP_OPTIONS,
+    HIDDEN_OPTIONS,
+    RESIGN,
+    Level,
+    engine_score,
+    feature_lines,
+    option_value_text,
+    parse_level,
+    parse_number,
+    result_claim,
+    thinking_line,
+)
+from canter.protocol.lines import echo
+from canter.protocol.output import Output, diagnostic
+from canter.protocol.session import ProtocolError, Session
+
+ENGINE_NAME = "canter"
+DRAW_ACCEPT = -50  # accept a draw offer when standing at least half a Man worse
+HINT_TIME = 0.5  # seconds a hint search may take
+MOVE_SHAPE = re.compile(r"^[A-La-l]\d{1,2}[-xX]", re.ASCII)  # a bare move, usermove=0 style
+
+# Accepted and without effect: canter has no book, no tablebases, one thread, and does not
+# care who its opponent is.
+IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "computer", "name",
+                     "rating", "ics", "memory", "cores", "egtpath", "nps"})
+
+HELP = [
+    "# xboard | protover 2 | new | variant camelot|tri-camelot | setboard <position string>",
+    "# force | go | playother | usermove <move> | undo | remove | result <r> {<why>}",
+    "# level <mps> <base> <inc> | st <seconds> | sd <plies> | time <cs> | otim <cs>",
+    "# seattime <seat> <cs> | ? | ping <n> | draw | hard | easy | post | nopost",
+    "# analyze | exit | . | hint | option <name>[=<value>] | quit",
+    "# legal [<cell>] | getposition | d | help",
+]
+
+
+class CecpError(Exception):
+    """A refused command; the message is the reason shown in `Error (reason): COMMAND`."""
+
+
+class IllegalMove(Exception):
+    """A refused user move; the message is the reason in `Illegal move (reason): MOVE`."""
+
+
+class Search:
+    """One search this dialect started, and what became of it."""
+
+    def __init__(self, kind: str, variant, ponder_move=None, ponder_text: str = "") -> None:
+        self.kind = kind  # "think" (own move), "ponder", "analyze" or "hint"
+        self.variant = variant
+        self.ponder_move = ponder_move
+        self.ponder_text = ponder_text
+        self.discard = False  # its answer no longer counts (force, new, undo, ...)
+        self.last: SearchInfo | None = None  # latest report with a score
+        self.best = None  # for hints
+        self.answered = threading.Event()
+
+
+class CecpDialect:
+    name = "cecp"
+
+    def __init__(self, session: Session, out: Output) -> None:
+        self.session = session
+        self.out = out
+        self.cmd_lock = threading.RLock()
+        self.lock = threading.RLock()
+        self.force = False
+        self.seats: set[int] = self._default_seats()
+        self.post = False
+        self.pondering = False  # hard / easy
+        self.analyzing = False
+        self.level = Level()
+        self.st: float | None = None
+        self.sd: int | None = None
+        self.own_clock: float | None = None  # seconds, from `time`
+        self.other_clock: float | None = None  # seconds, from `otim`
+        self.seat_clock: dict[int, float] = {}  # seconds, from `seattime`
+        self.resign_threshold = 0
+        self.current: Search | None = None
+        self.last_think: Search | None = None  # its score guides draw offers
+        self.generation = 0  # bumped whenever the engine's plans are cancelled
+        self.commands: dict[str, Callable[[list[str]], bool | None]] = {
+            "protover": self.cmd_protover, "new": self.cmd_new, "variant": self.cmd_variant,
+            "force": self.cmd_force, "go": self.cmd_go, "playother": self.cmd_playother,
+            "usermove": self.cmd_usermove, "setboard": self.cmd_setboard,
+            "undo": self.cmd_undo, "remove": self.cmd_remove, "level": self.cmd_level,
+            "st": self.cmd_st, "sd": self.cmd_sd, "time": self.cmd_time,
+            "otim": self.cmd_otim, "seattime": self.cmd_seattime, "?": self.cmd_move_now,
+            "ping": self.cmd_ping, "draw": self.cmd_draw, "result": self.cmd_result,
+            "hard": self.cmd_hard, "easy": self.cmd_easy, "post": self.cmd_post,
+            "nopost": self.cmd_nopost, "analyze": self.cmd_analyze, "exit": self.cmd_exit,
+            ".": self.cmd_status, "hint": self.cmd_hint, "option": self.cmd_option,
+            "quit": self.cmd_quit, "legal": self.cmd_legal,
+            "getposition": self.cmd_getposition, "d": self.cmd_d, "help": self.cmd_help,
+        }
+
+    # ---- plumbing -------------------------------------------------------------------------
+    def handle(self, tokens: list[str]) -> bool:
+        """Carry out one command; False when the engine should end."""
+        word = tokens[0].lower()
+        if word in IGNORED:
+            return True
+        command = self.commands.get(word)
+        args = tokens[1:]
+        if command is None and len(tokens) == 1 and MOVE_SHAPE.match(tokens[0]):
+            command, args = self.cmd_usermove, tokens  # a GUI that refused usermove=1
+        if command is None:
+            self.error("unknown command", tokens)
+            return True
+        try:
+            with self.cmd_lock:
+                return command(args) is not False
+        except IllegalMove as exc:
+            self.out.line(f"Illegal move ({_one_line(str(exc))}): {echo(args[0] if args else '')}")
+        except (CecpError, ProtocolError) as exc:
+            self.error(str(exc), tokens)
+        except Exception as exc:  # a bug must cost one command, not the game
+            diagnostic(traceback.format_exc())
+            self.error(f"internal error: {type(exc).__name__}: {echo(str(exc), 200)}", tokens)
+        return True
+
+    def error(self, reason: str, tokens: list[str]) -> None:
+        self.out.line(f"Error ({_one_line(reason)}): {echo(' '.join(tokens), 80)}")
+
+    def comment(self, text: str) -> None:
+        """Lines a CECP GUI ignores (they start with '#'): diagnostics, referee answers."""
+        self.out.line("# " + _one_line(text))
+
+    def close(self, eof: bool) -> None:
+        """End of input lets a search for the engine's own move finish and be played;
+        `quit` (and end of input during pondering or analysis) stops without a move."""
+        with self.cmd_lock:
+            current = self.current
+            if eof and current is not None and current.kind == "think":
+                self.session.wait_search()
+            else:
+                self.halt()
+
+    @property
+    def nseats(self) -> int:
+        return self.session.position.variant.nseats
+
+    def _default_seats(self) -> set[int]:
+        """A new game: the GUI's user takes the first seat, the engine every other one."""
+        return set(range(1, self.session.variant.nseats))
+
+    def _fmt(self, move) -> str:
+        return self.session.fmt(move)
+
+    # ---- searches ---------------------------------------------------------------------------
+    def halt(self) -> None:
+        """Cancel whatever the engine was doing (its answer will be ignored) and wait until
+        the search has ended. Caller holds cmd_lock, not lock."""
+        with self.lock:
+            self.generation += 1
+            if self.current is not None:
+                self.current.discard = True
+            self.current = None
+        self.session.stop_search()
+
+    def _start(self, search: Search, limits: Limits) -> bool:
+        """Start a search on the session's position (caller holds both locks)."""
+
+        def on_info(info: SearchInfo) -> None:
+            self._on_info(search, info)
+
+        def on_done(best, ponder) -> None:
+            self._on_done(search, best, ponder)
+
+        def on_error(message: str) -> None:
+            if not search.discard:
+                self.comment("error: " + message)
+
+        started = self.session.start_search(limits, on_info, on_done, on_error)
+        if started and search.kind != "hint":
+            self.current = search
+        return started
+
+    def _on_info(self, search: Search, info: SearchInfo) -> None:
+        if search.discard:
+            return
+        if info.score_cp is not None or info.score_win is not None:
+            if info.bound is None:
+                search.last = info
+        if search.kind == "analyze" or (self.post and search.kind in ("think", "ponder")):
+            line = thinking_line(info, lambda m: _format(search.variant, m))
+            if line is not None:
+                self.out.line(line)
+
+    def _on_done(self, search: Search, best, ponder) -> None:
+        if search.kind == "hint":
+            search.best = best
+            search.answered.set()
+            return
+        with self.lock:
+            if search.discard or search is not self.current:
+                return
+            self.current = None
+            if search.kind != "think" or best is None:
+                return  # analysis and unanswered pondering end silently
+            self.last_think = search
+            if self._hopeless(search):
+                self.out.line("resign")
+                self.force = True
+                return
+            text = self._fmt(best)
+            self.session.play(text)
+            self.out.line(f"move {text}")
+            outcome = self.session.outcome()
+            if outcome is not None:
+                self.out.line(result_claim(outcome, self.nseats))
+                return
+            if self.session.position.turn in self.seats:
+                self._later(self._think)  # Tri-Camelot: the engine plays the next seat too
+            elif self.pondering and ponder is not None:
+                self._later(self._ponder, ponder)
+
+    def _later(self, action: Callable, *args) -> None:
+        """Run `action` once the search thread calling this has ended, unless a command has
+        changed the engine's plans in between. (A search cannot be started from inside the
+        search thread: starting one first waits for the previous one to end.)"""
+        generation = self.generation
+        thread = threading.current_thread()
+        if thread is threading.main_thread():
+            return  # answered by the session for a searcher that did not stop: no plans
+
+        def run() -> None:
+            thread.join()
+            with self.cmd_lock, self.lock:
+                if self.generation == generation and self.current is None:
+                    action(*args)
+
+        threading.Thread(target=run, name="canter-cecp-next", daemon=True).start()
+
+    def _hopeless(self, search: Search) -> bool:
+        info = search.last
+        if not self.resign_threshold or self.nseats != 2 or info is None:
+            return False
+        if info.score_win is not None:
+            return info.score_win < 0
+        return info.score_cp is not None and info.score_cp <= -self.resign_threshold
+
+    def _limits(self) -> Limits:
+        """Limits for the engine's own move: `sd`, and `st` or the clocks of the level."""
+        limits = Limits(depth=self.sd)
+        if self.st is not None:
+            limits.movetime = self.st
+            return limits
+        n = self.nseats
+        for seat in range(n):
+            clock = self.seat_clock.get(seat)
+            if clock is None:
+                clock = self.own_clock if seat in self.seats else self.other_clock
+            limits.time[seat] = self.level.base if clock is None else clock
+            limits.inc[seat] = self.level.inc
+        if self.level.moves:
+            done = len(self.session.move_texts) // n
+            limits.movestogo = self.level.moves - done % self.level.moves
+        return limits
+
+    def _think(self) -> None:
+        """The engine's seat is to move: claim the result if the game is over, else start
+        thinking. Caller holds both locks."""
+        outcome = self.session.outcome()
+        if outcome is not None:
+            self.out.line(result_claim(outcome, self.nseats))
+            return
+        self._start(Search("think", self.session.position.variant), self._limits())
+
+    def _ponder(self, move) -> None:
+        """Think on the opponent's time about the move the search expects (Camelot only:
+        in Tri-Camelot the predicted move does not bring the engine's turn back)."""
+        session = self.session
+        if self.nseats != 2 or session.outcome() is not None:
+            return
+        text = self._fmt(move)
+        session.play(text)
+        try:
+            if session.outcome() is None and session.position.turn in self.seats:
+                limits = self._limits()
+                limits.ponder = True
+                self._start(Search("ponder", session.position.variant, move, text), limits)
+        finally:
+            session.undo()
+
+    def _analyze(self) -> None:
+        if self.session.outcome() is None:
+            self._start(Search("analyze", self.session.position.variant),
+                        Limits(infinite=True))
+
+    def _position_changed(self) -> None:
+        """After new, setboard, undo, ...: analysis follows the position."""
+        if self.analyzing:
+            with self.lock:
+                self._analyze()
+
+    # ---- handshake and options ------------------------------------------------------------
+    def cmd_protover(self, args: list[str]) -> None:
+        from canter import __version__
+        from canter.engine import VARIANT_NAMES
+
+        if args and args[0].isdigit() and int(args[0]) < 2:
+            return  # version 1 GUIs know no features
+        specs = [(spec, self.session.option_value(spec))
+                 for spec in self.session.option_specs() if spec.key not in HIDDEN_OPTIONS]
+        specs += [(RESIGN, self.resign_threshold)]
+        self.out.lines(feature_lines(f"{ENGINE_NAME} {__version__}", VARIANT_NAMES, specs))
+
+    def cmd_option(self, args: list[str]) -> None:
+        text = " ".join(args)
+        if not text:
+            raise CecpError("option needs NAME=VALUE (or NAME for a button)")
+        name, sep, value = text.partition("=")
+        name = name.strip()
+        key = opt.option_key(name)
+        if key in HIDDEN_OPTIONS:
+            raise CecpError(f"option '{echo(name)}' is set by the 'variant' command"
+                            if key == opt.option_key("UCI_Variant") else
+                            f"option '{echo(name)}' is set by 'hard' and 'easy'")
+        own = next((s for s in CECP_OPTIONS if s.key == key), None)
+        raw = value.strip() if sep else None
+        if own is not None:
+            try:
+                self.resign_threshold = own.parse(raw)
+            except ValueError as exc:
+                raise CecpError(str(exc)) from None
+            return
+        spec = next((s for s in self.session.option_specs() if s.key == key), None)
+        converted = option_value_text(spec, raw) if spec is not None else raw
+        self.halt()  # the session sets options only between searches
+        try:
+            with self.lock:
+                self.session.set_option(name, converted)
+        finally:
+            self._position_changed()
+
+    # ---- the game ---------------------------------------------------------------------------
+    def cmd_new(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.session.set_option("UCI_Variant", "camelot")
+            self.session.new_game()
+            self.force = False
+            self.seats = self._default_seats()
+            self.sd = None
+        self._position_changed()
+
+    def cmd_variant(self, args: list[str]) -> None:
+        from canter.engine import VARIANT_NAMES
+
+        if len(args) != 1 or args[0].lower() not in VARIANT_NAMES:
+            raise CecpError(f"variant must be one of: {', '.join(VARIANT_NAMES)}")
+        self.halt()
+        with self.lock:
+            self.session.set_option("UCI_Variant", args[0].lower())
+            self.session.new_game()
+            self.seats = self._default_seats()
+        self._position_changed()
+
+    def cmd_setboard(self, args: list[str]) -> None:
+        if not args:
+            raise CecpError("setboard needs a position string")
+        self.halt()
+        with self.lock:
+            before = self.nseats
+            self.session.set_position(" ".join(args), [])
+            if self.nseats != before:
+                self.seats = set(range(1, self.nseats))
+        self._position_changed()
+
+    def cmd_force(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.force = True
+
+    def cmd_go(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.analyzing = False
+            self.force = False
+            self.seats = {self.session.position.turn}
+            self._think()
+
+    def cmd_playother(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.force = False
+            self.seats = set(range(self.nseats)) - {self.session.position.turn}
+
+    def cmd_usermove(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise CecpError("usermove needs exactly one move")
+        text = args[0]
+        with self.lock:
+            current = self.current
+            if current is not None and current.kind == "think":
+                raise IllegalMove("not your turn: the engine is thinking (send ? or force)")
+            move = self._legal(text)
+            if (current is not None and current.kind == "ponder"
+                    and move == current.ponder_move and self.session.ponderhit()):
+                self.session.play(text)
+                current.kind = "think"  # the ponder search now answers for real
+                return
+        self.halt()
+        with self.lock:
+            self.session.play(text)
+            if self.analyzing:
+                self._analyze()
+                return
+            if self.force:
+                return
+            if self.session.outcome() is not None or self.session.position.turn in self.seats:
+                self._think()  # which claims the result if the user's move ended the game
+
+    def _legal(self, text: str):
+        from canter.engine import parse_move
+
+        pos = self.session.position
+        outcome = pos.outcome()
+        if outcome is not None:
+            raise IllegalMove(f"the game is over: {outcome.text()}")
+        try:
+            return parse_move(pos, text)
+        except ValueError as exc:
+            reason = getattr(exc, "reason", None) or str(exc)
+            raise IllegalMove(reason) from None
+
+    def cmd_undo(self, args: list[str]) -> None:
+        self._take_back(1, "undo")
+
+    def cmd_remove(self, args: list[str]) -> None:
+        self._take_back(self.nseats, "remove")
+
+    def _take_back(self, plies: int, command: str) -> None:
+        if len(self.session.move_texts) < plies:
+            have = len(self.session.move_texts)
+            raise CecpError(f"{command} needs {plies} move{'s' if plies > 1 else ''} to take "
+                            f"back, the game since new/setboard has {have}")
+        self.halt()
+        with self.lock:
+            for _ in range(plies):
+                self.session.undo()
+        self._position_changed()
+
+    def cmd_result(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.force = True  # the game is over for the GUI: no move until new or go
+
+    # ---- clocks and limits ----------------------------------------------------------------
+    def cmd_level(self, args: list[str]) -> None:
+        try:
+            self.level = parse_level(args)
+        except ValueError as exc:
+            raise CecpError(str(exc)) from None
+        self.st = None
+
+    def cmd_st(self, args: list[str]) -> None:
+        self.st = self._number(args, "st: seconds per move", minimum=0.01)
+
+    def cmd_sd(self, args: list[str]) -> None:
+        self.sd = int(self._number(args, "sd: depth", minimum=1, integer=True))
+
+    def cmd_time(self, args: list[str]) -> None:
+        self.own_clock = self._number(args, "time: centiseconds", minimum=-1e12) / 100
+
+    def cmd_otim(self, args: list[str]) -> None:
+        self.other_clock = self._number(args, "otim: centiseconds", minimum=-1e12) / 100
+
+    def cmd_seattime(self, args: list[str]) -> None:
+        names = [s.name for s in self.session.position.variant.seats]
+        if len(args) != 2 or args[0].lower() not in names:
+            raise CecpError(f"seattime needs a seat ({', '.join(names)}) and centiseconds")
+        seconds = self._number(args[1:], "seattime: centiseconds", minimum=-1e12) / 100
+        self.seat_clock[names.index(args[0].lower())] = seconds
+
+    @staticmethod
+    def _number(args: list[str], what: str, minimum: float, integer: bool = False) -> float:
+        if len(args) != 1:
+            raise CecpError(f"{what} needed (one number)")
+        try:
+            value = parse_number(args[0], what, minimum, integer)
+        except ValueError as exc:
+            raise CecpError(str(exc)) from None
+        return max(0.0, value)
+
+    # ---- during the game ------------------------------------------------------------------
+    def cmd_move_now(self, args: list[str]) -> None:
+        with self.lock:
+            current = self.current
+        if current is not None and current.kind == "think":
+            self.session.stop_search()  # its answer, the move, is printed before we return
+
+    def cmd_ping(self, args: list[str]) -> None:
+        # Every earlier command is done: a search they started runs on its own thread.
+        self.out.line("pong" + (" " + echo(args[0]) if args else ""))
+
+    def cmd_draw(self, args: list[str]) -> None:
+        with self.lock:
+            pos = self.session.position
+            if self.nseats != 2 or pos.outcome() is not None:
+                return  # a three-seat draw is not two players' business
+            claimable = pos.rules.repetition == "claim" and pos.can_claim_draw()
+            score = None
+            for search in (self.current, self.last_think):
+                if search is not None and search.last is not None:
+                    score = engine_score(search.last)
+                    break
+            if claimable or (score is not None and score <= DRAW_ACCEPT):
+                self.out.line("offer draw")
+
+    def cmd_hard(self, args: list[str]) -> None:
+        self.pondering = True
+
+    def cmd_easy(self, args: list[str]) -> None:
+        self.pondering = False
+        with self.lock:
+            current = self.current
+        if current is not None and current.kind == "ponder":
+            self.halt()
+
+    def cmd_post(self, args: list[str]) -> None:
+        self.post = True
+
+    def cmd_nopost(self, args: list[str]) -> None:
+        self.post = False
+
+    def cmd_analyze(self, args: list[str]) -> None:
+        self.halt()
+        with self.lock:
+            self.analyzing = True
+            self.force = True  # as xboard expects: leaving analysis plays no move
+            self._analyze()
+
+    def cmd_exit(self, args: list[str]) -> None:
+        if not self.analyzing:
+            raise CecpError("exit leaves analyze mode, and the engine is not analysing")
+        self.halt()
+        self.analyzing = False
+
+    def cmd_status(self, args: list[str]) -> None:
+        with self.lock:
+            current = self.current
+            if current is None or current.kind != "analyze":
+                return
+            info = current.last
+            total = len(self.session.position.legal_moves())
+        centis = int(((info.time if info else 0) or 0) * 100)
+        nodes = (info.nodes if info else 0) or 0
+        depth = (info.depth if info else 0) or 0
+        self.out.line(f"stat01: {centis} {nodes} {depth} 0 {total}")
+
+    def cmd_hint(self, args: list[str]) -> None:
+        with self.lock:
+            current = self.current
+            if current is not None and current.kind == "ponder":
+                self.out.line(f"Hint: {current.ponder_text}")
+                return
+            if current is not None and current.kind == "analyze" and current.last \
+                    and current.last.pv:
+                self.out.line(f"Hint: {self._fmt(current.last.pv[0])}")
+                return
+            if current is not None or self.session.outcome() is not None:
+                return  # the engine is thinking, or there is nothing to hint at
+            search = Search("hint", self.session.position.variant)
+            if not self._start(search, Limits(depth=self.sd, movetime=HINT_TIME)):
+                return
+        search.answered.wait(HINT_TIME + 5)
+        self.session.stop_search()
+        if search.best is not None:
+            self.out.line(f"Hint: {_format(search.variant, search.best)}")
+
+    def cmd_quit(self, args: list[str]) -> bool:
+        return False
+
+    # ---- referee (answers are comment lines, which CECP GUIs ignore) ----------------------
+    def cmd_legal(self, args: list[str]) -> None:
+        if len(args) > 1:
+            raise CecpError("legal takes at most one cell")
+        with self.lock:
+            moves = self.session.legal_texts(args[0] if args else None)
+        self.comment(" ".join(["legal", *moves]))
+
+    def cmd_getposition(self, args: list[str]) -> None:
+        with self.lock:
+            self.comment("position " + self.session.position_string())
+
+    def cmd_d(self, args: list[str]) -> None:
+        with self.lock:
+            session = self.session
+            pos = session.position
+            lines = ["# " + row for row in session.board_lines()]
+            outcome = pos.outcome()
+            lines.append("# " + (f"result {outcome.text()}" if outcome
+                                 else f"turn {pos.variant.seats[pos.turn].name}"))
+            engine = ", ".join(pos.variant.seats[s].name for s in sorted(self.seats))
+            lines.append(f"# engine plays {engine or 'no seat'}"
+                         + (" (force mode)" if self.force else ""))
+            lines.append("# position " + session.position_string())
+        self.out.lines(lines)
+
+    def cmd_help(self, args: list[str]) -> None:
+        self.out.lines(HELP)
+
+
+def _format(variant, move) -> str:
+    from canter.engine import format_move
+
+    return format_move(variant, move)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,421 @@
+"""The CECP-style (xboard) dialect end to end: `python -m canter` on real pipes, driven the
+way xboard drives an engine, every engine move checked with the rules library."""
+
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from canter.engine import Position, format_move, get_variant, parse_move
+
+ENGINE_CMD = [sys.executable, "-m", "canter"]
+
+# Every line the dialect may print (docs/protocol.md, "CECP-style dialect").
+MOVE = r"[A-L]\d{1,2}(?:[-x][A-L]\d{1,2})+"
+POINTS = r"(?:1|0|1/2|1/3)"
+OUTPUT_GRAMMAR = re.compile(
+    rf"^(feature .+|pong \d+|move {MOVE}|resign|offer draw|Hint: {MOVE}"
+    rf"|{POINTS}(?:-{POINTS}){{1,2}} \{{.+\}}"
+    rf"|-?\d+ -?\d+ \d+ \d+ {MOVE}(?: {MOVE})*|stat01: \d+ \d+ \d+ \d+ \d+"
+    r"|Illegal move \(.+\): .*|Error \(.+\): .+|# .*)$"
+)
+
+# White to move, two Men one step from the black castle, two black Men far away.
+NEAR_END = "camelot 2/8/4ww4/12/12/12/12/12/12/12/12/12/12/2bb6/8/2 w 0,0 - - 0 30"
+# White must capture: F8xF10 takes Black's last piece.
+LAST_CAPTURE = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30"
+# Tri-Camelot, Blue to move: its only move F1xD3xF5 takes Red's and Green's last Men.
+TRI_DOUBLE_TAKE = "tri-camelot 4/5/6/5/6/5/6/5/4/5/4/3/4/3/g1/3/r1/b b 0,0,0 - - 0 40"
+
+
+class Engine:
+    """A canter process on pipes; a thread reads its output so reads can time out."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(ENGINE_CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, bufsize=0)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        self.stderr: list[bytes] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+
+    def _read(self) -> None:
+        for raw in iter(self.proc.stdout.readline, b""):
+            self.lines.put(raw.decode("utf-8").rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *texts: str) -> None:
+        self.proc.stdin.write("".join(t + "\n" for t in texts).encode())
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float = 10.0) -> str:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no output within {timeout} s; seen: {self.seen[-8:]}") \
+                from None
+        if line is None:
+            self.lines.put(None)
+            raise AssertionError(f"the engine closed its output; seen: {self.seen[-8:]}")
+        self.seen.append(line)
+        assert OUTPUT_GRAMMAR.match(line), f"stray output line: {line!r}"
+        return line
+
+    def until(self, pattern: str, timeout: float = 10.0) -> tuple[str, list[str]]:
+        """Read until a line matches; returns it and the lines before it."""
+        skipped = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read(max(0.01, deadline - time.monotonic()))
+            if re.fullmatch(pattern, line):
+                return line, skipped
+            skipped.append(line)
+
+    def sync(self, n: int = 99) -> list[str]:
+        """ping/pong: every line the engine wrote before the pong."""
+        self.send(f"ping {n}")
+        return self.until(f"pong {n}")[1]
+
+    def quiet(self, seconds: float) -> None:
+        try:
+            line = self.lines.get(timeout=seconds)
+        except queue.Empty:
+            return
+        raise AssertionError(f"unexpected output: {line!r}")
+
+    def start(self, *setup: str) -> None:
+        self.send("xboard", "protover 2")
+        self.until("feature done=1")
+        self.send(*setup)
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+            except (BrokenPipeError, OSError):
+                pass
+        try:
+            return self.proc.wait(timeout=10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+@pytest.fixture
+def engine():
+    e = Engine()
+    yield e
+    code = e.close()
+    assert code == 0, b"".join(e.stderr).decode(errors="replace")
+
+
+def engine_move(engine: Engine, pos: Position, timeout: float = 20.0) -> str:
+    """Read the engine's move (skipping thinking lines), check it, and play it on `pos`."""
+    line, before = engine.until(r"move .+", timeout)
+    assert not [b for b in before if b.startswith(("Error", "Illegal"))], before
+    text = line.split()[1]
+    move = parse_move(pos, text)  # raises on anything illegal
+    assert text == format_move(pos.variant, move), "not the canonical spelling"
+    pos.push(move)
+    return text
+
+
+def claim_for(pos: Position) -> str:
+    """The result claim the rules library's outcome calls for."""
+    outcome = pos.outcome()
+    first = outcome.ranking[0]
+    share = "1" if len(first) == 1 else f"1/{len(first)}"
+    points = [share if seat in first else "0" for seat in range(pos.variant.nseats)]
+    text = outcome.text()
+    return f"{'-'.join(points)} {{{text[0].upper()}{text[1:]}}}"
+
+
+# ---- handshake -------------------------------------------------------------------------
+def test_protover_lists_the_features_and_options(engine):
+    engine.send("xboard", "protover 2")
+    lines = []
+    while not lines or lines[-1] != "feature done=1":
+        lines.append(engine.read())
+    assert lines[0] == "feature done=0"
+    text = " ".join(lines)
+    for feature in ("ping=1", "setboard=1", "usermove=1", "time=1", "draw=1", "sigint=0",
+                    "sigterm=0", "reuse=1", "analyze=1", "playother=1",
+                    'variants="camelot,tri-camelot"'):
+        assert feature in text.split(), feature
+    assert re.search(r'feature myname="canter [^"]+"', text)
+    options = [line for line in lines if line.startswith("feature option=")]
+    assert 'feature option="Hash -spin 16 1 4096"' in options
+    assert 'feature option="Three Seat Search -combo *paranoid /// brs"' in options
+    assert 'feature option="Rule Exit Duty Persists -check 1"' in options
+    assert 'feature option="Resign Threshold -spin 0 0 100000"' in options
+    assert not [o for o in options if "UCI_Variant" in o or "Ponder" in o]
+    # accepted / rejected and other GUI chatter are silent.
+    engine.send("accepted ping", "rejected san", "random", "computer", "name Someone")
+    assert engine.sync(1) == []
+
+
+# ---- whole games -----------------------------------------------------------------------
+def test_force_go_game_to_a_claimed_result(engine):
+    """A match manager's loop: force, usermove for the opponent, go for the engine; the
+    game ends with the engine's claim, which must be the rules library's verdict."""
+    engine.start("new", "option Rule Quiet Limit=24", "sd 2", "force", f"setboard {NEAR_END}",
+                 "go")
+    pos = Position.from_string(NEAR_END, get_variant("camelot").default_rules.with_option(
+        "quiet_limit", 24))
+    claim = None
+    for _ in range(40):
+        engine_move(engine, pos)
+        if pos.outcome() is not None:
+            claim = engine.read()
+            break
+        reply = min(pos.legal_moves(), key=lambda m: format_move(pos.variant, m))
+        text = format_move(pos.variant, reply)
+        pos.push(reply)
+        engine.send("force", f"usermove {text}")
+        if pos.outcome() is not None:
+            assert engine.sync() == []  # force mode: the GUI decides when to ask
+            engine.send("go")
+            claim = engine.read()
+            break
+        engine.send("go")
+    assert claim is not None, "no result within 40 moves"
+    assert claim == claim_for(pos)
+    # The engine's two Men are next to the black castle: it should have won there.
+    assert claim.startswith("1-0 {White wins: two pieces in the black castle}")
+    engine.send("go")  # asked again, it claims again and plays nothing
+    assert engine.read() == claim
+
+
+def test_engine_keeps_the_game_from_the_start(engine):
+    """Outside force mode the engine answers each usermove with its own move."""
+    engine.start("new", "sd 1")
+    pos = Position.start(get_variant("camelot"))
+    for ply in range(6):
+        moves = sorted(pos.legal_moves(), key=lambda m: format_move(pos.variant, m))
+        mine = moves[(ply * 7) % len(moves)]
+        engine.send(f"usermove {format_move(pos.variant, mine).lower()}")  # any case works
+        pos.push(mine)
+        engine_move(engine, pos)
+    engine.send("getposition")
+    assert engine.read() == "# position " + pos.to_string()
+
+
+def test_engine_claims_when_the_users_move_ends_the_game(engine):
+    engine.start("new", "force", f"setboard {LAST_CAPTURE}", "playother")
+    engine.send("usermove F8xF10")
+    assert engine.read() == "1-0 {White wins: black has no pieces left}"
+    engine.send("usermove F10-F11")
+    assert engine.read() == ("Illegal move (the game is over: white wins: black has no pieces "
+                             "left): F10-F11")
+
+
+def test_go_plays_a_compulsory_capture_and_claims(engine):
+    engine.start("sd 1", f"setboard {LAST_CAPTURE}", "go")
+    assert engine.until("move .+")[0] == "move F8xF10"
+    assert engine.read() == "1-0 {White wins: black has no pieces left}"
+
+
+# ---- take-backs ------------------------------------------------------------------------
+def test_undo_and_remove(engine):
+    engine.start("new", "sd 1", "usermove C6-C7")
+    pos = Position.start(get_variant("camelot"))
+    start = pos.to_string()
+    pos.push(parse_move(pos, "C6-C7"))
+    reply = engine_move(engine, pos)
+    assert reply
+    # remove: the user's move and the engine's answer go; the user is on move again.
+    engine.send("remove", "getposition")
+    assert engine.read() == f"# position {start}"
+    # undo in force mode, one ply at a time.
+    pos = Position.start(get_variant("camelot"))
+    pos.push(parse_move(pos, "C6-C7"))
+    answer = format_move(pos.variant, pos.legal_moves()[0])
+    engine.send("force", "usermove C6-C7", f"usermove {answer}", "undo", "getposition")
+    assert engine.read() == f"# position {pos.to_string()}"
+    engine.send("undo", "undo")
+    assert engine.read() == ("Error (undo needs 1 move to take back, the game since "
+                             "new/setboard has 0): undo")
+    engine.send("remove")
+    assert engine.read().startswith("Error (remove needs 2 moves to take back")
+
+
+def test_undo_while_thinking_cancels_the_move(engine):
+    engine.start("new", "level 0 60 0", "usermove C6-C7")  # a long think
+    time.sleep(0.3)
+    engine.send("undo", "getposition")
+    assert engine.until(r"# position .+")[0] == "# position " + \
+        Position.start(get_variant("camelot")).to_string()
+    engine.quiet(0.5)  # the cancelled search never plays
+
+
+# ---- during a search -------------------------------------------------------------------
+def test_ping_is_answered_while_the_engine_thinks(engine):
+    engine.start("new", "st 2", "usermove C6-C7", "ping 7")
+    started = time.monotonic()
+    line, _ = engine.until("pong 7")
+    assert time.monotonic() - started < 1.5  # not held back until the move
+    pos = Position.start(get_variant("camelot"))
+    pos.push(parse_move(pos, "C6-C7"))
+    engine_move(engine, pos)
+    assert time.monotonic() - started > 1.0  # the move honours st
+
+
+def test_question_mark_moves_now(engine):
+    engine.start("new", "force", "st 60", "post", "go")
+    time.sleep(0.5)
+    started = time.monotonic()
+    engine.send("?", "ping 3")
+    pos = Position.start(get_variant("camelot"))
+    engine_move(engine, pos)
+    assert time.monotonic() - started < 5
+    assert engine.read() == "pong 3"  # ? is done once the move is out
+    engine.send("?")  # nothing to hurry: ignored
+    assert engine.sync() == []
+
+
+def test_thinking_output_only_with_post(engine):
+    engine.start("new", "force", "sd 2", "post", "go")
+    line, before = engine.until("move .+")
+    plies = [int(b.split()[0]) for b in before]
+    assert plies and plies[-1] == 2 and all(p in (1, 2) for p in plies)
+    engine.send("nopost", "undo", "go")
+    line, before = engine.until("move .+")
+    assert before == []
+
+
+# ---- refusals --------------------------------------------------------------------------
+def test_illegal_usermoves(engine):
+    engine.start("new", "force", f"setboard {LAST_CAPTURE}")
+    engine.send("usermove F8-F7")
+    assert engine.read() == "Illegal move (a capture is compulsory): F8-F7"
+    engine.send("usermove Z9-A1")
+    assert engine.read().startswith("Illegal move (unknown cell Z9")
+    engine.send("usermove hello")
+    assert engine.read().startswith("Illegal move (malformed move 'hello'")
+    engine.send("usermove")
+    assert engine.read() == "Error (usermove needs exactly one move): usermove"
+    engine.send("getposition")  # nothing changed
+    assert engine.read() == f"# position {LAST_CAPTURE}"
+    engine.send("F8xF10", "getposition")  # a bare move (GUI that refused usermove=1)
+    pos = Position.from_string(LAST_CAPTURE)
+    pos.push(parse_move(pos, "F8xF10"))
+    assert engine.read() == f"# position {pos.to_string()}"
+
+
+def test_unknown_and_malformed_commands(engine):
+    engine.start()
+    for sent, answer in [
+        ("foo", "Error (unknown command): foo"),
+        ("fly me to the moon", "Error (unknown command): fly me to the moon"),
+        ("sd x", "Error (sd: depth must be a whole number, not 'x'): sd x"),
+        ("sd 0", "Error (sd: depth must be at least 1): sd 0"),
+        ("level 40", "Error (level needs MPS BASE INC, e.g. level 40 5 0 or level 0 2:30 1):"
+                     " level 40"),
+        ("variant chess", "Error (variant must be one of: camelot, tri-camelot): variant chess"),
+        ("setboard camelot nonsense", None),
+        ("option Nonsense=3", "Error (unknown option 'Nonsense'): option Nonsense=3"),
+        ("option Hash=0", "Error (option 'Hash' takes 1 to 4096): option Hash=0"),
+        ("exit", "Error (exit leaves analyze mode, and the engine is not analysing): exit"),
+    ]:
+        engine.send(sent)
+        line = engine.read()
+        if answer is None:
+            assert line.startswith("Error (position rejected: bad position string:"), line
+        else:
+            assert line == answer
+    assert engine.sync() == []
+    engine.send("level 0 0:30 1", "time 3000", "otim 3000", "option Hash=8",
+                "option Clear Hash", "option Rule Exit Duty Persists=0", "easy", "hard")
+    assert engine.sync() == []  # all well formed: silent
+
+
+# ---- Tri-Camelot -----------------------------------------------------------------------
+def test_tri_camelot_engine_plays_the_other_seats(engine):
+    """After new + variant the user has Blue, the engine Red and Green: one usermove gets two
+    engine moves."""
+    engine.start("new", "variant tri-camelot", "sd 1", "seattime blue 6000",
+                 "seattime red 6000", "seattime green 6000")
+    pos = Position.start(get_variant("tri-camelot"))
+    for _ in range(2):
+        assert pos.turn == 0
+        mine = min(pos.legal_moves(), key=lambda m: format_move(pos.variant, m))
+        engine.send(f"usermove {format_move(pos.variant, mine)}")
+        pos.push(mine)
+        engine_move(engine, pos)  # red
+        engine_move(engine, pos)  # green
+    engine.send("getposition")
+    assert engine.read() == "# position " + pos.to_string()
+    engine.send("seattime white 100")
+    assert engine.read().startswith("Error (seattime needs a seat (blue, red, green)")
+
+
+def test_tri_camelot_force_go_and_claim(engine):
+    """One engine per seat the way an arbiter would run it: force, usermove, go."""
+    engine.start("new", "variant tri-camelot", "sd 1", "force")
+    pos = Position.start(get_variant("tri-camelot"))
+    engine.send("usermove E4-E8", "go")
+    pos.push(parse_move(pos, "E4-E8"))
+    engine_move(engine, pos)
+    engine.send("getposition")
+    assert engine.read() == "# position " + pos.to_string()
+    # Blue's one move takes the last pieces of Red and Green.
+    tri_end = Position.from_string(TRI_DOUBLE_TAKE)
+    engine.send("force", f"setboard {TRI_DOUBLE_TAKE}", "go")
+    assert engine_move(engine, tri_end) == "F1xD3xF5"
+    assert engine.read() == "1-0-0 {Blue wins: red and green have no pieces left}"
+    assert claim_for(tri_end) == "1-0-0 {Blue wins: red and green have no pieces left}"
+
+
+# ---- analysis, hints, draws, pondering, resigning -----------------------------------------
+def test_analyze_follows_the_position(engine):
+    engine.start("new", "post", "analyze")
+    line, _ = engine.until(rf"\d+ -?\d+ \d+ \d+ {MOVE}.*")
+    engine.send("usermove C6-C7", ".")
+    engine.until(r"stat01: .+")
+    line, _ = engine.until(rf"\d+ -?\d+ \d+ \d+ {MOVE}.*")
+    engine.send("exit", "getposition")
+    pos = Position.start(get_variant("camelot"))
+    pos.push(parse_move(pos, "C6-C7"))
+    engine.until(r"# position " + re.escape(pos.to_string()))
+    engine.quiet(0.5)  # leaving analysis plays no move
+
+
+def test_hint_draw_and_ponder_hit(engine):
+    engine.start("new", "sd 2", "hint")
+    line = engine.read()
+    assert line.startswith("Hint: ")
+    parse_move(Position.start(get_variant("camelot")), line.split()[1])
+    engine.send("draw")  # even game: declined by silence
+    assert engine.sync() == []
+    # Pondering: after its move the engine thinks on the move it expects; a hint names it,
+    # and playing it is answered by the ponder search.
+    engine.send("hard", "usermove C6-C7")
+    pos = Position.start(get_variant("camelot"))
+    pos.push(parse_move(pos, "C6-C7"))
+    engine_move(engine, pos)
+    time.sleep(0.3)
+    engine.send("hint")
+    line = engine.read()
+    assert line.startswith("Hint: ")
+    predicted = line.split()[1]
+    engine.send(f"usermove {predicted}")
+    pos.push(parse_move(pos, predicted))
+    engine_move(engine, pos)
+    engine.send("easy", "getposition")
+    assert engine.until(r"# position .+")[0] == "# position " + pos.to_string()
+
+
+def test_resign_when_enabled_and_hopeless(engine):
+    # Black has one Man against four White ones: hopeless, and resigning is switched on.
+    lost = "camelot 2/8/10/12/12/12/12/12/12/12/3b8/12/2wwww6/10/8/2 b 0,0 - - 0 30"
+    engine.start("option Resign Threshold=200", "sd 1", "force", f"setboard {lost}", "go")
+    assert engine.until("resign|move .+")[0] == "resign"
+    engine.send("option Resign Threshold=0", "go")
+    assert engine.until("resign|move .+")[0].startswith("move ")
