@@ -255,11 +255,24 @@ class _Pipe(PopenSpawn):
         threading.Thread(target=self._read_incoming, daemon=True).start()
         threading.Thread(target=self._read_stderr, args=(on_stderr,), daemon=True).start()
 
+    # Each reader thread closes its own pipe once it has read to the end: closing it from
+    # another thread while a read blocks could hand the descriptor number to a new file.
+    def _read_incoming(self) -> None:
+        try:
+            super()._read_incoming()
+        finally:
+            _close_quietly(self.proc.stdout)
+
     def _read_stderr(self, on_stderr: Callable[[str], None]) -> None:
         stream = self.proc.stderr
         assert stream is not None
-        for raw in iter(stream.readline, b""):
-            on_stderr(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        try:
+            for raw in iter(stream.readline, b""):
+                on_stderr(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            _close_quietly(stream)
 
     def read_nonblocking(self, size: int, timeout: float | None) -> str:  # type: ignore[override]
         if not self._buf and not self._read_reached_eof:
@@ -274,6 +287,14 @@ class _Pipe(PopenSpawn):
             else:
                 self._buf += self._decoder.decode(incoming, final=False)
         return super().read_nonblocking(size, 0)
+
+
+def _close_quietly(stream: IO[bytes] | None) -> None:
+    if stream is not None:
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
 
 
 class _Search:
@@ -321,7 +342,7 @@ class Engine:
         self.command = [command] if isinstance(command, str) else list(command)
         self._given_name = name
         self.name = name or os.path.basename(self.command[0])
-        self._log_lock = threading.Lock()
+        self._log_lock = threading.RLock()  # on_line may call back into the engine
         self.timeout = timeout
         self.search_margin = search_margin
         self.search_timeout = search_timeout
@@ -423,18 +444,14 @@ class Engine:
             self.exit_code = self._proc.proc.wait(timeout=self.timeout)
         except Exception:
             self.exit_code = self._proc.proc.poll()
-        for stream in (self._proc.proc.stdin, self._proc.proc.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        _close_quietly(self._proc.proc.stdin)  # stdout/stderr: their reader threads close them
         return self.exit_code
 
     def _close_log(self) -> None:
-        if self._own_log_file and self._log_file is not None:
-            self._log_file.close()
-        self._log_file = None
+        with self._log_lock:  # the stderr thread may still be logging
+            if self._own_log_file and self._log_file is not None:
+                self._log_file.close()
+            self._log_file = None
 
     # ------------------------------------------------------------ raw I/O
 

@@ -294,9 +294,9 @@ def write_game(game: GameRecord, width: int = 80) -> str:
     words: list[str] = []
     if game.preamble:
         words.append("{" + game.preamble.replace("}", ")") + "}")
-    # Move numbers are for readers: one per round of seats, a new round starting whenever
-    # the mover's seat does not come after the previous mover's (passes and eliminations in
-    # Tri-Camelot make rounds uneven). Readers ignore them.
+    # Move numbers are for people and readers ignore them: one per round of `nseats` moves.
+    # The writer does not apply the rules, so after a Tri-Camelot pass or elimination a
+    # number no longer falls on Blue's move; it still counts rounds of three moves.
     try:
         nseats = len(game.seat_tags)
     except ValueError:
