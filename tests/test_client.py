@@ -40,7 +40,7 @@ def test_handshake_reads_id_and_options():
         assert engine.id == {"name": "Fake One", "author": "canter tests"}
         assert engine.name == "Fake One"
         opts = engine.options
-        assert set(opts) == {"hash", "ponder", "style", "variant", "book file", "clear hash"}
+        assert set(opts) == {"hash", "ponder", "style", "uci_variant", "book file", "clear hash"}
         assert (opts["hash"].type, opts["hash"].default) == ("spin", 16)
         assert (opts["hash"].min, opts["hash"].max) == (1, 1024)
         assert opts["ponder"].default is False
@@ -307,3 +307,29 @@ def test_quit_after_quit_is_refused():
     with pytest.raises(EngineStateError):
         engine.play("startpos", Limit(depth=1))
     engine.close()
+
+
+def test_fake_engine_plays_legal_moves_of_either_game():
+    # the fake engine stands in for real ones in arbiter tests: its default moves are legal
+    from canter.engine import Position, get_variant, parse_move
+
+    with Engine.start(fake()) as engine:
+        for variant in ("tri-camelot", "camelot"):
+            engine.configure({"UCI_Variant": variant})
+            pos = Position.start(get_variant(variant))
+            moves: list[str] = []
+            for _ in range(4):
+                move = engine.play("startpos", Limit(depth=1), moves=moves).move
+                assert move is not None
+                pos.push(parse_move(pos, move))  # raises if illegal
+                moves.append(move)
+
+
+def test_stop_ignored_is_a_stall():
+    with Engine.start(fake("--ignore-stop"), timeout=5) as engine:
+        analysis = engine.analysis("startpos")
+        analysis.stop()
+        with pytest.raises(EngineStalled) as info:
+            analysis.wait(timeout=0.3)
+        assert info.value.step == "analysis" and engine.searching
+        engine.close()

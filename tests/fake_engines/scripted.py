@@ -18,8 +18,10 @@ position, go, stop, quit), optionally with `:N` for its N-th occurrence (default
   --infos N                 info lines per search (default 2)
   --stderr TEXT             print TEXT on stderr at start-up
   --name NAME               id name (default "Scripted")
-  --seats 2|3               only matters for the default move's variant when the position
-                            is startpos (default: the Variant option, else camelot)
+  --ignore-stop             never end a `go infinite` search (stop is not answered)
+
+The default move's variant for `position startpos` is the UCI_Variant option (camelot
+unless set), as in canter.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def main() -> int:
     ap.add_argument("--infos", type=int, default=2)
     ap.add_argument("--stderr")
     ap.add_argument("--name", default="Scripted")
+    ap.add_argument("--ignore-stop", action="store_true")
     args = ap.parse_args()
 
     die = parse_event(args.die_at) if args.die_at else None
@@ -126,7 +129,7 @@ def main() -> int:
             out("option name Hash type spin default 16 min 1 max 1024")
             out("option name Ponder type check default false")
             out("option name Style type combo default Normal var Solid var Normal var Wild")
-            out("option name Variant type combo default camelot var camelot var tri-camelot")
+            out("option name UCI_Variant type combo default camelot var camelot var tri-camelot")
             out("option name Book File type string default <empty>")
             out("option name Clear Hash type button")
             if os.environ.get("FAKE_ENGINE_REPORT"):
@@ -138,7 +141,7 @@ def main() -> int:
         elif cmd == "setoption":
             text = raw.strip()
             name, _, value = text[len("setoption name ") :].partition(" value ")
-            if name.lower() == "variant":
+            if name.lower() == "uci_variant":
                 variant = value.strip()
             out(f"info string set {name}={value}")
         elif cmd == "position":
@@ -155,7 +158,7 @@ def main() -> int:
             else:
                 bestmove()
         elif cmd == "stop":
-            if searching:
+            if searching and not args.ignore_stop:
                 searching = False
                 bestmove()
         elif cmd == "quit":
