@@ -1,0 +1,253 @@
+"""End-to-end tests of `canter match` / `canter tournament` through real processes: canter
+against itself (two and three seats), misbehaving engines (tests/bad_engines), SPRT
+stopping, and a run killed mid-way and resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from canter.adapters.records import read_games_file, replay_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = ROOT / "tests" / "bad_engines" / "bad_engine.py"
+CANTER = f"cmd={sys.executable} -m canter"
+
+
+def bad(*args: str, name: str) -> str:
+    return f"cmd={sys.executable} {BAD} {' '.join(args)} name={name}"
+
+
+def run(*args: str, timeout: float = 60, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [sys.executable, "-m", "canter", *args],
+        capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def by_round(path: Path) -> dict[int, object]:
+    games = read_games_file(str(path))
+    rounds = [int(g.tags["Round"]) for g in games]
+    assert len(rounds) == len(set(rounds)), f"a game is written twice: {sorted(rounds)}"
+    return {int(g.tags["Round"]): g for g in games}
+
+
+def test_canter_against_itself_two_seats(tmp_path: Path) -> None:
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    proc = run("match", "--engine", CANTER, "--engine", CANTER, "--games", "4",
+               "--depth", "1", "--maxplies", "30", "--concurrency", "2",
+               "--pgn", str(pgn), "--json", str(js))
+    assert "Score of canter vs canter-2" in proc.stdout
+    games = by_round(pgn)
+    assert sorted(games) == [1, 2, 3, 4]
+    for number, game in games.items():
+        # colours swap within each pair
+        expected = ["canter", "canter-2"] if number % 2 else ["canter-2", "canter"]
+        assert game.players == expected
+        check = replay_game(game)
+        assert check.error is None, check.error
+        if game.tags["Termination"] == "normal":
+            assert check.rules_result == game.result
+        else:
+            assert game.tags["Termination"] == "max plies"
+            assert len(game.moves) == 30 and game.result == "1/2-1/2"
+    data = json.loads(js.read_text())
+    assert data["games_played"] == 4
+    pair = data["pairs"][0]
+    assert pair["wins"] + pair["draws"] + pair["losses"] == 4
+    assert sum(pair["pentanomial"]) == 2
+
+
+def test_canter_against_itself_three_seats(tmp_path: Path) -> None:
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    proc = run("match", "--variant", "tri-camelot", "--engine", CANTER, "--engine", CANTER,
+               "--engine", CANTER, "--games", "3", "--depth", "1", "--maxplies", "24",
+               "--concurrency", "2", "--pgn", str(pgn), "--json", str(js))
+    assert "Finished ahead of" in proc.stdout
+    games = by_round(pgn)
+    names = ["canter", "canter-2", "canter-3"]
+    assert [games[n].players for n in (1, 2, 3)] == [names, names[1:] + names[:1],
+                                                     names[2:] + names[:2]]
+    for game in games.values():
+        assert replay_game(game).error is None
+        assert game.variant == "tri-camelot" and "Ranking" in game.tags
+    data = json.loads(js.read_text())
+    assert sum(s["games"] for s in data["standings"]) == 9
+    assert sum(s["points"] for s in data["standings"]) == pytest.approx(3.0)
+
+
+def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    engines = [
+        f"{CANTER} depth=1",
+        bad("--crash-at-go", "3", name="crasher"),
+        bad("--hang-at-isready", "2", name="sleeper"),
+        bad("--illegal-at-go", "2", name="cheat"),
+        bad("--slow-at-go", "2", "--delay", "0.6", name="slow"),
+        bad("--garbage-at-go", "2", name="noisy"),
+        bad("--hang-at-go", "2", name="hanger"),
+    ]
+    args = ["tournament", "--format", "gauntlet", "--st", "0.25", "--timemargin", "100",
+            "--maxplies", "12", "--ready-timeout", "1", "--concurrency", "2",
+            "--pgn", str(pgn)]
+    for e in engines:
+        args += ["--engine", e]
+    proc = run(*args, timeout=80)
+    games = by_round(pgn)
+    assert sorted(games) == list(range(1, 13)), proc.stdout  # the run went on to the end
+    faults = {}
+    for game in games.values():
+        bad_seat = 1 if game.players[0] == "canter" else 0
+        name = game.players[bad_seat]
+        canter_wins = "1-0" if bad_seat == 1 else "0-1"
+        faults.setdefault(name, []).append((game, canter_wins))
+    reasons = {
+        "crasher": ("crash", "crashed while searching (exit code 7)"),
+        "cheat": ("illegal move", "played an illegal move"),
+        "slow": ("time forfeit", "took 0.6"),
+        "noisy": ("protocol error", "???garbage???"),
+        "hanger": ("time forfeit", "no bestmove after"),
+    }
+    for name, (termination, text) in reasons.items():
+        for game, canter_wins in faults[name]:
+            assert game.tags["Termination"] == termination, (name, game.tags)
+            assert text in game.tags["Reason"], (name, game.tags["Reason"])
+            assert game.result == canter_wins
+    # the crasher was restarted: in each game it made two moves before crashing on its 3rd
+    for game, _ in faults["crasher"]:
+        assert len(game.moves) in (4, 5)
+    # the sleeper answers isready once (the first game), then stalls
+    sleeper = sorted(faults["sleeper"], key=lambda g: int(g[0].tags["Round"]))
+    assert sleeper[0][0].tags["Termination"] in ("max plies", "normal")
+    assert sleeper[1][0].tags["Termination"] == "stall"
+    assert "no readyok within 1.000 s" in sleeper[1][0].tags["Reason"]
+    # the slow engine's overrun is reported: took ~0.6 s with 0.25 s allowed
+    reason = faults["slow"][0][0].tags["Reason"]
+    over = float(reason.split("over by ")[1].split(" s")[0])
+    assert 0.3 <= over < 0.6
+    assert "Rank" in proc.stdout and "Pairwise scores" in proc.stdout
+
+
+def test_three_seat_fault_ranks_the_faulting_seat_last(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    run("match", "--variant", "tri-camelot", "--engine", CANTER, "--engine", CANTER,
+        "--engine", bad("--illegal-at-go", "2", name="cheat"), "--games", "3",
+        "--depth", "1", "--maxplies", "15", "--pgn", str(pgn))
+    for game in by_round(pgn).values():
+        seat = game.players.index("cheat")
+        assert game.tags["Termination"] == "illegal move"
+        points = ["1/2"] * 3
+        points[seat] = "0"
+        assert game.result == "-".join(points)
+        assert game.tags["Ranking"].endswith(f"> {game.seat_tags[seat].lower()}")
+
+
+def test_sprt_stops_the_match(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# first moves\nC6-B5\nC6-C7\nD6-D8\nE6-E8\nF6-F8\nG6-G8\n"
+                        "H6-H8\nI6-I8\n")
+    js = tmp_path / "s.json"
+    proc = run("match", "--engine", f"{CANTER}",
+               "--engine", bad("--illegal-chance", "0.25", name="rnd"),
+               "--games", "40", "--depth", "1", "--maxplies", "9", "--openings", str(openings),
+               "--sprt", "elo0=0 elo1=150 alpha=0.05 beta=0.05", "--json", str(js))
+    data = json.loads(js.read_text())
+    assert data["stopped_by_sprt"] is True
+    assert data["sprt"]["decision"] == "H1"
+    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
+    assert data["games_played"] < 40
+    assert "H1 accepted" in proc.stdout
+
+
+def _kill_when(path: Path, games: int, proc: subprocess.Popen, sig: int) -> None:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().count("[Event ") >= games:
+            proc.send_signal(sig)
+            return
+        if proc.poll() is not None:
+            raise AssertionError("the match ended before it could be interrupted")
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("no games were written")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_interrupted_match_resumes_without_loss_or_repeat(tmp_path: Path, sig: int) -> None:
+    pgn = tmp_path / "g.pgn"
+    args = ["match", "--engine", CANTER, "--engine", CANTER, "--games", "8", "--depth", "1",
+            "--maxplies", "40", "--pgn", str(pgn)]
+    proc = subprocess.Popen([sys.executable, "-m", "canter", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _kill_when(pgn, 2, proc, sig)
+    out, _ = proc.communicate(timeout=30)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        assert "run the same command to resume" in out
+    before = by_round(pgn)
+    assert 2 <= len(before) < 8
+    # a writer killed in mid-game leaves a cut-off record: it must be dropped and replayed
+    with open(pgn, "a") as f:
+        f.write('[Event "canter match"]\n[Site "?"]\n[Round "99"]\n\n1. C6-B5 D')
+    proc2 = run(*args)
+    assert f"Resuming: {len(before)} of 8" in proc2.stdout
+    assert "Dropped a cut-off game" in proc2.stdout
+    after = by_round(pgn)
+    assert sorted(after) == list(range(1, 9))
+    for number, game in before.items():  # nothing rewritten
+        assert after[number].moves == game.moves
+    assert f"Games played: 8 of 8" in proc2.stdout
+    # a third run finds everything done
+    proc3 = run(*args)
+    assert "Resuming: 8 of 8" in proc3.stdout
+    assert len(by_round(pgn)) == 8
+
+
+def test_resume_refuses_a_file_of_another_run(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    run("match", "--engine", CANTER, "--engine", CANTER, "--games", "1", "--depth", "1",
+        "--maxplies", "4", "--pgn", str(pgn))
+    proc = run("match", "--engine", f"{CANTER} name=alpha", "--engine", CANTER, "--games", "2",
+               "--depth", "1", "--maxplies", "4", "--pgn", str(pgn), check=False)
+    assert proc.returncode != 0
+    assert "use another output file" in proc.stderr
+
+
+def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:
+    proc = run("match", "--engine", CANTER, "--games", "2", "--depth", "1", check=False)
+    assert proc.returncode == 2 and "needs 2 --engine" in proc.stderr
+    proc = run("match", "--engine", CANTER, "--engine", CANTER, check=False)
+    assert proc.returncode == 2 and "has no limit" in proc.stderr
+    proc = run("match", "--engine", f"{CANTER} option.NoSuch=1", "--engine", CANTER,
+               "--depth", "1", check=False)
+    assert proc.returncode == 1 and "NoSuch" in proc.stderr
+    proc = run("match", "--engine", "cmd=/no/such/engine", "--engine", CANTER, "--depth", "1",
+               check=False)
+    assert proc.returncode == 1 and "does not start" in proc.stderr
+    bad_openings = tmp_path / "o.txt"
+    bad_openings.write_text("C6-B5\nC6-Z9\n")
+    proc = run("match", "--engine", CANTER, "--engine", CANTER, "--depth", "1",
+               "--openings", str(bad_openings), check=False)
+    assert proc.returncode == 2 and "line 2" in proc.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_tournament_round_robin_two_seats(tmp_path: Path) -> None:
+    js = tmp_path / "s.json"
+    run("tournament", "--engine", CANTER, "--engine", CANTER, "--engine", CANTER,
+        "--depth", "1", "--maxplies", "8", "--json", str(js), "--concurrency", "2")
+    data = json.loads(js.read_text())
+    assert data["games_played"] == 6  # 3 pairs x both colours
+    assert {tuple(p["players"]) for p in data["pairs"]} == {
+        ("canter", "canter-2"), ("canter", "canter-3"), ("canter-2", "canter-3")}
+    assert all(s["wins"] + s["draws"] + s["losses"] == 4 for s in data["standings"])
