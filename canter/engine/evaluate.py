@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from canter.engine.board import cells_of
 from canter.engine.position import Position
 from canter.engine.variant import Variant
 
@@ -68,9 +67,17 @@ class Evaluator:
         self.own_dist = [_distances(variant, variant.own_castle[s]) for s in range(n)]
         far = max(d for d in self.target_dist[0] if d < 99)
         self.far = far
-        # advance[s][cell]: the per-piece race term, precomputed.
-        self.advance = [[(far - d) * weights.advance if d < 99 else 0 for d in self.target_dist[s]]
-                        for s in range(n)]
+        self.rings = []
+        for s in range(n):
+            dist = self.target_dist[s]
+            rings = []
+            for d in range(far + 1):
+                ring = 0
+                for c in variant.cells:
+                    if dist[c] == d:
+                        ring |= 1 << c
+                rings.append((ring, (far - d) * weights.advance))
+            self.rings.append(rings)
         race = list(weights.race) + [0] * (far + 2 - len(weights.race))
         self.race = race
         # Cells near each castle: guards within 2 steps, threats within 4.
@@ -94,17 +101,22 @@ class Evaluator:
         knights = pos.kn[seat].bit_count()
         count = occ.bit_count()
         score = knights * w.knight + (count - knights) * w.man
-        adv = self.advance[seat]
-        dist = self.target_dist[seat]
+        # Rings of cells by distance to the target castle: a few masks instead of a loop
+        # over the pieces.
         best1 = best2 = 99
-        for c in cells_of(occ):
-            score += adv[c]
-            d = dist[c]
-            if d < best2:
-                if d < best1:
-                    best1, best2 = d, best1
-                else:
+        d = 0
+        for ring, bonus in self.rings[seat]:
+            here = occ & ring
+            if here:
+                k = here.bit_count()
+                score += k * bonus
+                if best1 == 99:
+                    best1 = d
+                    if k > 1:
+                        best2 = d
+                elif best2 == 99:
                     best2 = d
+            d += 1
         race = self.race
         score += race[best1] if best1 < 99 else 0
         if self.need > 1 and best2 < 99:

@@ -21,7 +21,7 @@ import time
 from canter.engine import movegen
 from canter.engine.evaluate import Evaluator
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
-from canter.engine.passes import apply_passes, searchable_copy
+from canter.engine.passes import searchable_copy
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
 from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -203,10 +203,7 @@ class Search:
 
     # ---- the tree ------------------------------------------------------------------
     def _push(self, pos: Position, m) -> bool:
-        """Make a move; False when, with three seats, nobody can move afterwards (a draw)."""
         pos.push(m)
-        if self.three and pos._ended is None:
-            return apply_passes(pos)
         return True
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> int:
@@ -408,6 +405,8 @@ class Search:
         self.depth_now = 1
         self.tt.new_search()
         brs = self.three and algorithm == "brs"
+        # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
+        self.cycle = 2 if brs else self.nseats
         self.salt = ROOT_SALT[self.root] if self.three else 0
         if brs:
             from canter.engine.brs import BestReply
@@ -429,7 +428,7 @@ class Search:
         if limits.depth:
             max_depth = min(max_depth, limits.depth)
         if limits.mate:
-            max_depth = min(max_depth, 2 * self.nseats * limits.mate)
+            max_depth = min(max_depth, self.cycle * limits.mate + 1)
         if weak:
             max_depth = min(max_depth, 1 + skill // 3)
         open_ended = limits.infinite or stop.pondering
@@ -476,11 +475,11 @@ class Search:
 
     def _enough(self, line: RootLine, depth: int, limits: Limits) -> bool:
         """Stop iterating? (Clock checks never apply under depth or node limits alone.)"""
-        n = win_in(line.score, self.nseats)
+        n = win_in(line.score, self.cycle)
         if n is not None:
             if limits.mate and 0 < n <= limits.mate:
                 return True
-            if depth >= 2 * self.nseats * abs(n) + 2 and not limits.depth and not limits.nodes:
+            if depth >= self.cycle * abs(n) + 2 and not limits.depth and not limits.nodes:
                 return True
         if self.soft is not None and not self.stop.pondering:
             if time.monotonic() - self.t0 >= 0.5 * self.soft:
@@ -508,7 +507,7 @@ class Search:
         elapsed = time.monotonic() - self.t0
         first = None
         for i, line in enumerate(lines[:multipv]):
-            w = win_in(line.score, self.nseats)
+            w = win_in(line.score, self.cycle)
             info = SearchInfo(
                 depth=depth, seldepth=max(self.seldepth, depth),
                 score_cp=None if w is not None else line.score, score_win=w,

@@ -1,0 +1,220 @@
+"""The searcher on hand-built positions: forced wins found, one-move losses avoided, both
+games and both three-seat algorithms; determinism; limits and stop latency."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from builders import setup
+
+from canter.engine import Position, format_move
+from canter.engine.limits import Limits, StopFlag
+from canter.engine.searcher import Searcher
+
+
+def search(pos: Position, algorithm: str = "paranoid", **limits):
+    s = Searcher()
+    s.algorithm = algorithm
+    infos = []
+    result = s.search(pos, Limits(**limits), infos.append, StopFlag())
+    return result, infos
+
+
+def spelled(pos: Position, move) -> str:
+    return format_move(pos.variant, move)
+
+
+def opponent_wins_at_once(pos: Position, move) -> bool:
+    """After `move`, can the next seat win with its reply?"""
+    me = pos.turn
+    pos.push(move)
+    try:
+        if pos.outcome() is not None:
+            return False
+        for reply in pos.legal_moves():
+            pos.push(reply)
+            out = pos.outcome()
+            pos.pop()
+            if out is not None and out.winner is not None and out.winner != me:
+                return True
+        return False
+    finally:
+        pos.pop()
+
+
+# ---- Camelot --------------------------------------------------------------------------
+# White already has a Man in the black castle (F16); the second one needs 1, 2, 3 steps.
+# Black's two Men are far away on the a-file and cannot interfere in time.
+@pytest.mark.parametrize("runner,n,depth", [("G15", 1, 2), ("G14", 2, 4), ("G13", 3, 6)])
+def test_camelot_castle_entry_in_n(runner, n, depth):
+    pos = setup("camelot", w=f"F16 {runner} B4", b="A9 A10")
+    result, infos = search(pos, depth=depth)
+    assert infos[-1].score_win == n
+    pos.push(result.best)
+    if n == 1:
+        assert pos.outcome() is not None and pos.outcome().winner == 0
+    else:
+        assert pos.variant.cell_name(result.best.end)[0] in "FGH"  # the runner advanced
+
+
+def test_camelot_winning_multi_jump_preferred():
+    # D4 jumps D5 and D7 (the last black pieces): White wins. C6 takes only one.
+    pos = setup("camelot", w="D4 C6 K10", b="D5 D7")
+    captures = {spelled(pos, m) for m in pos.legal_moves()}
+    assert captures == {"D4xD6xD8", "C6xE8", "C6xE4"}
+    result, infos = search(pos, depth=2)
+    assert spelled(pos, result.best) == "D4xD6xD8"
+    assert infos[-1].score_win == 1
+
+
+def test_camelot_one_move_loss_avoided():
+    # Black (a Man in F1) threatens H2-G1. White may take the Knight on D9 (more material)
+    # or the Man on H2; only the latter survives. (J2 keeps H2 from jumping I2.)
+    pos = setup("camelot", w="I2 J2 C8 K10 L10", b="F1 H2 KD9 A13")
+    moves = pos.legal_moves()
+    assert {spelled(pos, m) for m in moves} == {"I2xG2", "C8xE10"}
+    assert opponent_wins_at_once(pos, [m for m in moves if spelled(pos, m) == "C8xE10"][0])
+    result, _ = search(pos, depth=3)
+    assert spelled(pos, result.best) == "I2xG2"
+
+
+def test_camelot_quiet_move_that_loses_is_avoided():
+    # Black: a Man in F1 and one on I3, with J4 behind it. A White piece stepping to H2
+    # would be jumped into G1 (I3xH2 ends in the castle: Black wins). Most moves of the
+    # far pieces leave H2 occupied by White — and that too loses.
+    pos = setup("camelot", w="H2 A8 B8 KL8", b="F1 I3 J4")
+    moves = pos.legal_moves()
+    losing = [m for m in moves if opponent_wins_at_once(pos, m)]
+    assert losing and len(losing) < len(moves)
+    result, _ = search(pos, depth=3)
+    assert not opponent_wins_at_once(pos, result.best)
+
+
+# ---- Tri-Camelot ----------------------------------------------------------------------
+# Blue's target is the red castle A16; Blue has only the runner, so Red (E2) and Green (J9),
+# one far Man each, cannot delay it by offering a compulsory capture.
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+@pytest.mark.parametrize("runner,n,depth", [("B15", 1, 2), ("B13", 2, 5), ("B11", 3, 7)])
+def test_tri_castle_entry_in_n(runner, n, depth, algorithm):
+    pos = setup("tri-camelot", turn="b", b=runner, r="E2", g="J9")
+    result, infos = search(pos, algorithm, depth=depth)
+    assert infos[-1].score_win == n
+    if n == 1:
+        assert pos.variant.cell_name(result.best.end) == "A16"
+
+
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+def test_tri_winning_multi_jump(algorithm):
+    # F7 jumps Red's F9 and Green's F13, the last pieces of both: Blue wins. G8xE10 takes
+    # only Red's.
+    pos = setup("tri-camelot", turn="b", b="F7 G8 D3", r="F9", g="F13")
+    moves = {spelled(pos, m) for m in pos.legal_moves()}
+    assert moves == {"F7xF11xF15", "G8xE10"}
+    result, infos = search(pos, algorithm, depth=2)
+    assert spelled(pos, result.best) == "F7xF11xF15"
+    assert infos[-1].score_win == 1
+
+
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+def test_tri_one_move_loss_avoided(algorithm):
+    # Red (next to move) threatens J15-K16, its target. Blue can take that Man (J13xJ17)
+    # or Green's Knight (F9xH11); only the first stops Red. (J11 keeps J15 from jumping J13.)
+    pos = setup("tri-camelot", turn="b", b="J13 J11 F9 D3", r="J15 B11", g="KG10 A12")
+    moves = {spelled(pos, m): m for m in pos.legal_moves()}
+    assert set(moves) == {"J13xJ17", "F9xH11"}
+    assert opponent_wins_at_once(pos, moves["F9xH11"])
+    result, _ = search(pos, algorithm, depth=3)
+    assert spelled(pos, result.best) == "J13xJ17"
+
+
+# ---- determinism, limits, stop ----------------------------------------------------------
+MIDGAME = ("D6-F8 H11-F9 C6-E8-G8 J11-H11 H6-H8 E11-G9 J6-H6 C11-E11 I6-I8 D11-D9")
+
+
+def midgame() -> Position:
+    from canter.engine import parse_move
+
+    pos = Position.start("camelot")
+    for text in MIDGAME.split():
+        pos.push(parse_move(pos, text))
+    return pos
+
+
+@pytest.mark.parametrize("limits", [{"depth": 3}, {"nodes": 3000}])
+def test_same_move_and_node_count_every_run(limits):
+    runs = []
+    for _ in range(2):
+        result, infos = search(midgame(), **limits)
+        runs.append((spelled(midgame(), result.best), infos[-1].nodes, result.info.nodes))
+    assert runs[0] == runs[1]
+    if "nodes" in limits:
+        assert runs[0][2] <= 3000
+
+
+def test_tri_node_count_repeats_and_clear_restores_it():
+    pos = Position.start("tri-camelot")
+    s = Searcher()
+    first = s.search(pos, Limits(depth=3), lambda i: None, StopFlag()).info.nodes
+    s.clear()
+    again = s.search(pos, Limits(depth=3), lambda i: None, StopFlag()).info.nodes
+    assert first == again
+
+
+def test_single_legal_move_answers_at_once():
+    pos = setup("camelot", w="D4 K10", b="D5 A13 A12")
+    assert len(pos.legal_moves()) == 1
+    result, infos = search(pos, depth=20)
+    assert result.best == pos.legal_moves()[0]
+    assert infos[-1].nodes <= 1
+
+
+def test_movetime_is_kept():
+    started = time.monotonic()
+    result, _ = search(Position.start("camelot"), movetime=0.3)
+    elapsed = time.monotonic() - started
+    assert result.best in Position.start("camelot").legal_moves()
+    assert elapsed < 1.0
+
+
+def test_stop_is_answered_quickly():
+    pos = Position.start("camelot")
+    stop = StopFlag()
+    s = Searcher()
+    out = {}
+
+    def run():
+        out["result"] = s.search(pos, Limits(infinite=True), lambda i: None, stop)
+        out["done"] = time.monotonic()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.4)
+    stopped = time.monotonic()
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert out["done"] - stopped < 0.5  # goal 0.1 s; the margin is for a loaded machine
+    assert out["result"].best in pos.legal_moves()
+
+
+def test_multipv_reports_distinct_lines():
+    s = Searcher()
+    s.multipv = 3
+    infos = []
+    s.search(midgame(), Limits(depth=2), infos.append, StopFlag())
+    last = [i for i in infos if i.depth == 2]
+    assert [i.multipv for i in last] == [1, 2, 3]
+    assert len({i.pv[0] for i in last}) == 3
+    scores = [i.score_cp for i in last]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_weak_skill_still_legal_and_deterministic():
+    s = Searcher()
+    s.skill = 2
+    pos = midgame()
+    a = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
+    b = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
+    assert a.best in pos.legal_moves() and a.best == b.best
