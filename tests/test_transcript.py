@@ -330,9 +330,13 @@ def test_record_then_replay_round_trip_against_the_scripted_engine():
 
 def test_recording_closes_input_and_records_the_exit_when_input_ends():
     recording = record_session(MINI + ["--exit-code", "5"], iter(["isready\n"]), None,
-                               interactive=False, settle=0.05, timeout=5)
+                               interactive=False, settle=0.3, timeout=5)
     text = recording.transcript().render()
-    assert text == "> isready\n< readyok\n@eof\n@exit 5\n"
+    # On a loaded machine readyok may come after the input was closed; both orders replay.
+    assert text in (
+        "> isready\n< readyok\n@eof\n@exit 5\n",
+        "> isready\n@eof\n< readyok\n@exit 5\n",
+    )
     assert run_transcript(parse(text), MINI + ["--exit-code", "5"], 5).passed
 
 
