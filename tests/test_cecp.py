@@ -400,11 +400,17 @@ def test_hint_draw_and_ponder_hit(engine):
     pos = Position.start(get_variant("camelot"))
     pos.push(parse_move(pos, "C6-C7"))
     engine_move(engine, pos)
-    time.sleep(0.3)
+    for _ in range(40):  # pondering starts just after the move is out
+        engine.send("d")
+        state = engine.until(r"# engine plays .+")[0]
+        engine.until(r"# position .+")
+        if "pondering" in state:
+            break
+        time.sleep(0.05)
+    predicted = state.rpartition("; pondering on ")[2]
+    assert state == f"# engine plays black; pondering on {predicted}"
     engine.send("hint")
-    line = engine.read()
-    assert line.startswith("Hint: ")
-    predicted = line.split()[1]
+    assert engine.read() == f"Hint: {predicted}"
     engine.send(f"usermove {predicted}")
     pos.push(parse_move(pos, predicted))
     engine_move(engine, pos)

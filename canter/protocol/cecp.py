@@ -618,8 +618,11 @@ class CecpDialect:
             lines.append("# " + (f"result {outcome.text()}" if outcome
                                  else f"turn {pos.variant.seats[pos.turn].name}"))
             engine = ", ".join(pos.variant.seats[s].name for s in sorted(self.seats))
+            doing = {"think": "; thinking", "analyze": "; analysing", "ponder":
+                     f"; pondering on {self.current.ponder_text}"}.get(
+                self.current.kind, "") if self.current is not None else ""
             lines.append(f"# engine plays {engine or 'no seat'}"
-                         + (" (force mode)" if self.force else ""))
+                         + (" (force mode)" if self.force else "") + doing)
             lines.append("# position " + session.position_string())
         self.out.lines(lines)
 
