@@ -333,3 +333,14 @@ def test_stop_ignored_is_a_stall():
             analysis.wait(timeout=0.3)
         assert info.value.step == "analysis" and engine.searching
         engine.close()
+
+
+def test_kill_from_another_thread_wakes_a_blocked_search():
+    import threading
+
+    engine = Engine.start(fake("--hang-at", "go"))
+    threading.Timer(0.3, engine.kill).start()
+    with pytest.raises(EngineDied) as info:
+        engine.play("startpos", Limit(depth=1), timeout=20)
+    assert info.value.exit_code is not None and info.value.exit_code < 0
+    engine.close()

@@ -430,6 +430,15 @@ class Engine:
         self._quit = True
         return self._reap()
 
+    def kill(self) -> None:
+        """Kill the process at once. Safe from any thread (e.g. a Ctrl-C handler): a call
+        blocked reading from this engine in another thread then ends with EngineDied.
+        Call close() afterwards from the owning thread to reap it."""
+        try:
+            self._proc.proc.kill()
+        except OSError:
+            pass
+
     def close(self) -> int | None:
         """Kill the process if it still runs (no `quit`), and release the log file."""
         if self.alive:
