@@ -294,3 +294,24 @@ def test_replay_through_the_real_command_line(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("game 1: camelot ")
+
+
+def test_rules_tag_written_and_applied():
+    import dataclasses
+
+    from canter.engine import Rules, get_variant
+
+    default = Rules.for_variant(get_variant("camelot"))
+    assert "Rules" not in GameRecord.new("camelot", ["a", "b"], rules=default).tags
+    short = dataclasses.replace(default, quiet_limit=2, repetition="claim")
+    game = GameRecord.new("camelot", ["a", "b"], rules=short)
+    assert game.tags["Rules"] == "repetition=claim quiet_limit=2"
+    (back,) = read_games(write_game(game))
+    assert back.rule_overrides == {"repetition": "claim", "quiet_limit": 2}
+    # two quiet plies end the game under these rules: a third move comes too late
+    for move in ("D6-F8", "H11-F9", "C6-E8-G8"):
+        back.moves.append(move)
+    ply, move, reason = replay_game(back).error
+    assert (ply, move) == (3, "C6-E8-G8") and "already over" in reason
+    back.tags["Rules"] = "nonsense=1"
+    assert "bad Rules tag" in replay_game(back).error[2]

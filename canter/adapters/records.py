@@ -35,6 +35,9 @@ __all__ = [
     "result_token",
     "result_from_ranking",
     "replay_game",
+    "rules_tag",
+    "parse_rules_tag",
+    "score_text",
 ]
 
 # canter variant name -> value of the Variant tag, and the seat tags in seat order.
@@ -187,11 +190,14 @@ class GameRecord:
         round: str = "?",
         position: str | None = None,
         time_control: str | None = None,
+        rules: object | None = None,
         **extra: str,
     ) -> GameRecord:
         """A record with the roster tags filled. `variant` is a canter variant name,
         `players` one name per seat in seat order, `position` a start position string (None
-        for the standard start). `extra` tags are added as given (e.g. Annotator="x")."""
+        for the standard start), `rules` a canter.engine.Rules (only the fields that differ
+        from the variant's defaults are written, in a Rules tag). `extra` tags are added as
+        given (e.g. Annotator="x")."""
         key = variant.lower()
         if key not in SEAT_TAGS:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(SEAT_TAGS)})")
@@ -208,6 +214,10 @@ class GameRecord:
         if position is not None:
             tags["SetUp"] = "1"
             tags["Position"] = position
+        if rules is not None:
+            text = rules_tag(key, rules)
+            if text:
+                tags["Rules"] = text
         tags.update(extra)
         return cls(tags=tags)
 
@@ -233,6 +243,12 @@ class GameRecord:
     def start_position(self) -> str | None:
         """The Position tag, or None for the standard start."""
         return self.tags.get("Position") or self.tags.get("FEN") or None
+
+    @property
+    def rule_overrides(self) -> dict[str, str | int | bool]:
+        """The Rules tag as {field: value}: `repetition=claim quiet_limit=0` ->
+        {"repetition": "claim", "quiet_limit": 0}. ValueError if malformed."""
+        return parse_rules_tag(self.tags.get("Rules", ""))
 
     @property
     def points(self) -> tuple[Fraction, ...] | None:
@@ -266,6 +282,38 @@ class GameRecord:
         if reason is not None:
             self.tags["Reason"] = reason
         self.tags["PlyCount"] = str(len(self.moves))
+
+
+def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
+    values: dict[str, str | int | bool] = {}
+    for item in text.split():
+        key, sep, raw = item.partition("=")
+        if not sep or not key or not raw:
+            raise ValueError(f"Rules tag: {item!r} is not field=value")
+        value: str | int | bool = raw
+        if raw in ("true", "false"):
+            value = raw == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        values[key] = value
+    return values
+
+
+def rules_tag(variant: str, rules: object) -> str:
+    """The Rules tag text for a canter.engine.Rules: fields differing from the variant's
+    defaults, `field=value` separated by spaces ("" when all are the defaults)."""
+    import dataclasses
+
+    from canter.engine import Rules, get_variant
+
+    default = Rules.for_variant(get_variant(variant))
+    parts = []
+    for f in dataclasses.fields(default):
+        value = getattr(rules, f.name)
+        if value != getattr(default, f.name):
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            parts.append(f"{f.name}={text}")
+    return " ".join(parts)
 
 
 # ---------------------------------------------------------------- writing
@@ -567,8 +615,21 @@ def replay_game(game: GameRecord) -> ReplayResult:
     except ValueError as exc:
         return ReplayResult(None, None, None, (0, "", str(exc)))
     try:
+        import dataclasses
+
+        from canter.engine import Rules
+
+        overrides = game.rule_overrides
+        rules = dataclasses.replace(Rules.for_variant(variant), **overrides)
+    except (ValueError, TypeError) as exc:
+        return ReplayResult(None, None, None, (0, "", f"bad Rules tag: {exc}"))
+    try:
         start = game.start_position
-        pos = Position.start(variant) if start is None else Position.from_string(start)
+        pos = (
+            Position.start(variant, rules)
+            if start is None
+            else Position.from_string(start, rules)
+        )
     except PositionError as exc:
         return ReplayResult(None, None, None, (0, "", f"bad start position: {exc}"))
     if pos.variant.name != variant.name:
