@@ -425,3 +425,18 @@ def test_resign_when_enabled_and_hopeless(engine):
     assert engine.until("resign|move .+")[0] == "resign"
     engine.send("option Resign Threshold=0", "go")
     assert engine.until("resign|move .+")[0].startswith("move ")
+    engine.send("draw")  # the engine stands worse: it accepts
+    assert engine.read() == "offer draw"
+
+
+def test_end_of_input_lets_the_engine_finish_its_moves():
+    """Like `printf ... | canter`: the engine's seats still move, then it exits with 0."""
+    proc = subprocess.run(ENGINE_CMD, input="xboard\nnew\nvariant tri-camelot\nsd 1\n"
+                          "usermove E4-E8\n", capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["move", "move"]
+    pos = Position.start(get_variant("tri-camelot"))
+    for text in ["E4-E8"] + [line.split()[1] for line in lines]:
+        pos.push(parse_move(pos, text))
+    assert pos.turn == 0  # Blue, the user's seat, is to move

@@ -102,6 +102,7 @@ class CecpDialect:
         self.resign_threshold = 0
         self.current: Search | None = None
         self.last_think: Search | None = None  # its score guides draw offers
+        self.pending: threading.Thread | None = None  # see _later
         self.generation = 0  # bumped whenever the engine's plans are cancelled
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "protover": self.cmd_protover, "new": self.cmd_new, "variant": self.cmd_variant,
@@ -153,12 +154,18 @@ class CecpDialect:
     def close(self, eof: bool) -> None:
         """End of input lets a search for the engine's own move finish and be played;
         `quit` (and end of input during pondering or analysis) stops without a move."""
-        with self.cmd_lock:
-            current = self.current
-            if eof and current is not None and current.kind == "think":
-                self.session.wait_search()
+        while eof:  # the engine's seats keep moving until the user's seat is to move
+            with self.lock:
+                current, pending = self.current, self.pending
+            if current is not None and current.kind == "think":
+                with self.cmd_lock:
+                    self.session.wait_search()
+            elif pending is not None and pending.is_alive():
+                pending.join()  # a search about to start after the engine's move
             else:
-                self.halt()
+                break
+        with self.cmd_lock:
+            self.halt()
 
     @property
     def nseats(self) -> int:
@@ -254,7 +261,8 @@ class CecpDialect:
                 if self.generation == generation and self.current is None:
                     action(*args)
 
-        threading.Thread(target=run, name="canter-cecp-next", daemon=True).start()
+        self.pending = threading.Thread(target=run, name="canter-cecp-next", daemon=True)
+        self.pending.start()
 
     def _hopeless(self, search: Search) -> bool:
         info = search.last
