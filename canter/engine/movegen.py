@@ -215,13 +215,15 @@ def count_moves(pos: Position) -> int:
     n = len(castle_moves(pos, sv)) if sv.own & sv.target else 0
     own, target = sv.own, sv.target
     # Plain steps: one shift per direction counts every (piece, direction) pair at once.
-    legs = 0
+    # `leapable`: cells with a canter leg (over an own piece to a free cell) from them.
+    leapable = 0
     for o in up:
         n += ((active << o) & step_ok).bit_count()
-        legs |= ((((step_ok >> o) & own) >> o) & active)
+        leapable |= ((step_ok >> o) & own) >> o
     for o in down:
         n += ((active >> o) & step_ok).bit_count()
-        legs |= ((((step_ok << o) & own) << o) & active)
+        leapable |= ((step_ok << o) & own) << o
+    legs = leapable & active
     if not legs:
         return n
     # Cells from which a jump would be possible (for the Knight's canter rule).
@@ -236,9 +238,17 @@ def count_moves(pos: Position) -> int:
     while legs:
         pb = legs & -legs
         legs ^= pb
+        first = 0
+        for o in up:
+            first |= ((pb << o) & own) << o
+        for o in down:
+            first |= ((pb >> o) & own) >> o
+        first &= step_ok
+        reach = first | pb
+        # Most canters have one leg: flood further only if a landing cell leads on.
+        frontier = pb if first & leapable & not_target else 0
         over_ok = own ^ pb
         land_ok = step_ok | pb
-        reach = frontier = pb
         while frontier:
             new = 0
             for o in up:
