@@ -261,6 +261,9 @@ def test_ping_is_answered_while_the_engine_thinks(engine):
     started = time.monotonic()
     line, _ = engine.until("pong 7")
     assert time.monotonic() - started < 1.5  # not held back until the move
+    engine.send("option Hash=8")  # options wait until the engine has moved
+    assert engine.read() == ("Error (option 'Hash' not set: the engine is thinking on its "
+                             "move (send ? or force first)): option Hash=8")
     pos = Position.start(get_variant("camelot"))
     pos.push(parse_move(pos, "C6-C7"))
     engine_move(engine, pos)

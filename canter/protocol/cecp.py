@@ -359,7 +359,12 @@ class CecpDialect:
             return
         spec = next((s for s in self.session.option_specs() if s.key == key), None)
         converted = option_value_text(spec, raw) if spec is not None else raw
-        self.halt()  # the session sets options only between searches
+        with self.lock:
+            thinking = self.current is not None and self.current.kind == "think"
+        if thinking and spec is not None:
+            raise CecpError(f"option '{spec.name}' not set: the engine is thinking on its "
+                            "move (send ? or force first)")
+        self.halt()  # the session sets options only between searches (pondering ends)
         try:
             with self.lock:
                 self.session.set_option(name, converted)
