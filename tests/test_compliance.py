@@ -1,0 +1,52 @@
+"""`canter compliance` against canter itself (all steps pass) and against scripted engines
+that break the protocol in known ways (exactly those steps fail)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = ROOT / "tests" / "bad_engines" / "bad_engine.py"
+
+
+def compliance(*command: str) -> tuple[int, dict[str, str], str]:
+    proc = subprocess.run([sys.executable, "-m", "canter", "compliance", "--timeout", "2",
+                           *command], capture_output=True, text=True, timeout=80, cwd=ROOT)
+    steps = {}
+    for line in proc.stdout.splitlines():
+        if line[:4] in ("PASS", "FAIL"):
+            steps[line[6:38].strip()] = line[:4]
+    return proc.returncode, steps, proc.stdout
+
+
+def test_canter_passes() -> None:
+    code, steps, out = compliance(f"{sys.executable} -m canter")
+    assert code == 0, out
+    assert len(steps) == 27 and set(steps.values()) == {"PASS"}, out
+    assert "27 passed, 0 failed" in out
+
+
+def test_broken_engine_fails_the_right_steps() -> None:
+    code, steps, out = compliance(sys.executable, str(BAD), "--silent-errors",
+                                  "--move-when-over", "--bad-exit", "3")
+    assert code == 1
+    failed = {name for name, mark in steps.items() if mark == "FAIL"}
+    assert failed == {
+        "terminal position", "error: unknown command", "error: illegal move in position",
+        "error: bad position string", "error: bad go argument", "error: unknown option",
+        "quit",
+    }, out
+    # the engine's own output is shown under a failure
+    assert "bestmove C6-C7" in out.split("FAIL  terminal position")[1].split("PASS")[0]
+
+
+def test_search_breaches_fail_stop_and_isready_steps() -> None:
+    code, steps, out = compliance(sys.executable, str(BAD), "--late-isready")
+    assert code == 1
+    assert {n for n, m in steps.items() if m == "FAIL"} == {"isready during search"}, out
+    code, steps, out = compliance(sys.executable, str(BAD), "--ignore-stop")
+    failed = {n for n, m in steps.items() if m == "FAIL"}
+    # the scripted engine treats ponderhit like stop, so ignoring one ignores both
+    assert failed == {"go infinite + stop", "go ponder + ponderhit"}, out
