@@ -366,3 +366,14 @@ def test_red_and_green_targets() -> None:
     play(pos, "E2-F1")
     assert pos.outcome().text() == "green wins: a piece in the blue castle"
     assert pos.outcome().ranking == ((GREEN,), (BLUE, RED))
+
+
+def test_a_chain_that_can_go_on_into_the_target_must() -> None:
+    # E12 over D13 (Red) to C14; from there B15 (Green) with A16, the target, behind it:
+    # the chain must continue, and entering A16 wins.
+    pos = tri("b:E12 r:D13 g:B15 r:A12 g:K12")
+    assert spelled(pos) == {"E12xC14xA16"}
+    with pytest.raises(IllegalMoveError, match="continue"):
+        parse_move(pos, "E12xC14")
+    play(pos, "E12xC14xA16")
+    assert pos.outcome().text() == "blue wins: a piece in the red castle"
