@@ -42,24 +42,9 @@ class ResultsFile:
         with open(self.path, "rb") as f:
             data = f.read()
         text = data.decode("utf-8", errors="replace")
-        keep = len(data)
-        while True:
-            try:
-                games = list(read_games(text, allow_unterminated=True))
-            except RecordError as exc:
-                cut = _start_of_game_at(text, exc.line)
-                if cut is None or cut >= len(text):
-                    raise ResumeError(f"{self.path}: {exc}") from None
-                text = text[:cut]
-                continue
-            if games and games[-1].result == "*":
-                cut = _offset_of_line(text, games[-1].line)
-                text = text[:cut]
-                games.pop()
-                continue
-            break
-        kept_bytes = len(text.encode("utf-8"))
-        dropped = keep - kept_bytes
+        games, cut = _complete_prefix(text, self.path)
+        kept_bytes = len(text[:cut].encode("utf-8"))
+        dropped = len(data) - kept_bytes
         if dropped:
             with open(self.path, "r+b") as f:
                 f.truncate(kept_bytes)
@@ -91,14 +76,33 @@ def _offset_of_line(text: str, line: int) -> int:
     return offset
 
 
-def _start_of_game_at(text: str, line: int) -> int | None:
-    """Offset of the start of the game holding `line`: the last `[Event ` tag at or before
-    it (every game the arbiter writes starts with one)."""
-    end = _offset_of_line(text, line + 1)
-    start = text.rfind("[Event ", 0, end)
-    if start > 0 and text[start - 1] != "\n":
-        return None
-    return start if start >= 0 else None
+def _complete_prefix(text: str, path: str) -> tuple[list[GameRecord], int]:
+    """The games of the longest prefix of `text` (cut at a line start) made of complete
+    games only, and the prefix's length. Only a cut-off last game may be dropped: damage
+    that would cost more than that is an error, never silently truncated."""
+    bad_line = None
+    try:
+        games = list(read_games(text, allow_unterminated=True))
+        if not games or games[-1].result != "*":
+            return games, len(text)
+        bad_line = games[-1].line
+    except RecordError as exc:
+        bad_line = exc.line
+    cut = _offset_of_line(text, bad_line + 1)
+    while cut > 0:
+        cut = text.rfind("\n", 0, cut - 1) + 1  # the start of the line before
+        try:
+            games = list(read_games(text[:cut], allow_unterminated=True))
+        except RecordError:
+            continue
+        if games and games[-1].result == "*":
+            continue
+        if text[cut:].count("[Event ") > 1 or (text[cut:].count("[Round ") > 1):
+            break
+        return games, cut
+    raise ResumeError(
+        f"{path}: damaged at line {bad_line}, and not only in a cut-off last game; "
+        "repair it or use another output file")
 
 
 # ---------------------------------------------------------------- the tally

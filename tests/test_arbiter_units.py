@@ -1,0 +1,183 @@
+"""Unit tests of the arbiter's parts: time controls and clocks, engine specs, openings,
+the schedule, the results file (cut-off tail), adjudication and the tally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from canter.adapters.arbiter_engines import EngineSpec, parse_engine_spec, unique_names
+from canter.adapters.arbiter_game import Adjudication, _adjudicate
+from canter.adapters.arbiter_openings import opening_order, parse_openings
+from canter.adapters.arbiter_results import ResultsFile, Tally, ranking_of
+from canter.adapters.arbiter_schedule import Job, build_schedule, gauntlet, round_robin
+from canter.adapters.arbiter_tc import Clocks, TimeControl
+from canter.adapters.records import GameRecord, write_game
+
+
+def test_time_control_forms() -> None:
+    tc = TimeControl.parse("40/60+0.5")
+    assert (tc.moves, tc.time, tc.inc) == (40, 60.0, 0.5)
+    assert TimeControl.parse("1:30+1").time == 90.0
+    assert TimeControl.parse("inf").time is None
+    assert TimeControl.parse("10").text() == "10"
+    assert tc.with_limits(depth=3).text() == "40/60+0.5 depth=3"
+    for bad in ("40/", "0/10", "x+1", "10+", "-5"):
+        with pytest.raises(ValueError):
+            TimeControl.parse(bad)
+
+
+def test_clocks_charge_increment_and_periods() -> None:
+    clocks = Clocks([TimeControl.parse("2/10+1"), TimeControl(depth=3)])
+    limit = clocks.limit(0)
+    assert limit.go_arguments() == ["wtime", "10000", "btime", "86400000", "winc", "1000",
+                                    "binc", "0", "movestogo", "2"]
+    clocks.charge(0, 4.0)  # 10 - 4 + 1
+    assert clocks.left[0] == pytest.approx(7.0)
+    assert clocks.limit(0).movestogo == 1
+    clocks.charge(0, 2.0)  # 7 - 2 + 1, then the next period's 10
+    assert clocks.left[0] == pytest.approx(16.0)
+    assert clocks.allowed(0) == pytest.approx(16.0)
+    assert clocks.allowed(1) is None
+    assert clocks.limit(1).go_arguments() == ["depth", "3"]
+
+
+def test_engine_spec_fields() -> None:
+    spec = parse_engine_spec("cmd=python -m canter name=alpha dir=/tmp option.Hash=16 "
+                             "'option.Move Overhead=50' tc=10+1 st=0.5 depth=4 timemargin=20")
+    assert spec.command == ["python", "-m", "canter"]
+    assert (spec.name, spec.cwd, spec.tc, spec.movetime, spec.depth) == (
+        "alpha", "/tmp", "10+1", 0.5, 4)
+    assert spec.options == {"Hash": "16", "Move Overhead": "50"}
+    assert spec.timemargin == pytest.approx(0.02)
+    assert parse_engine_spec("./engine --flag=x").command == ["./engine", "--flag=x"]
+    assert parse_engine_spec('cmd="my engine" arg=--fast').command == ["my", "engine", "--fast"]
+    control = parse_engine_spec("cmd=x tc=5+0.1").control(TimeControl(depth=2))
+    assert control.text() == "5+0.1 depth=2"
+    for bad in ("name=x", "cmd=x depth=0", "cmd=x tc=zz", "cmd=x name=a name=b", ""):
+        with pytest.raises(ValueError):
+            parse_engine_spec(bad)
+
+
+def test_unique_names() -> None:
+    specs = [EngineSpec(["python", "-m", "canter"]), EngineSpec(["python", "-m", "canter"]),
+             EngineSpec(["/opt/bin/other"])]
+    unique_names(specs)
+    assert [s.name for s in specs] == ["canter", "canter-2", "other"]
+
+
+def test_schedule_two_seats_swaps_colours_per_opening() -> None:
+    jobs = build_schedule(round_robin(2, 2), 5, openings=2)
+    assert [(j.number, j.players, j.opening, j.block) for j in jobs] == [
+        (1, (0, 1), 0, 0), (2, (1, 0), 0, 0), (3, (0, 1), 1, 1), (4, (1, 0), 1, 1),
+        (5, (0, 1), 0, 2)]
+
+
+def test_schedule_three_seats_and_tournaments() -> None:
+    jobs = build_schedule(round_robin(3, 3), 3, openings=1)
+    assert [j.players for j in jobs] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len(build_schedule(round_robin(3, 3), 6, 1, all_orders=True)) == 6
+    assert {j.players for j in build_schedule(round_robin(3, 3), 6, 1, all_orders=True)} == {
+        (0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)}
+    assert round_robin(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert gauntlet(4, 2) == [(0, 1), (0, 2), (0, 3)]
+    assert gauntlet(4, 3) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+    # blocks of all encounters interleave: a run stopped early is balanced
+    jobs = build_schedule(round_robin(3, 2), 4, openings=5)
+    assert [j.encounter for j in jobs[:6]] == [0, 0, 1, 1, 2, 2]
+
+
+def test_opening_order() -> None:
+    assert opening_order(3, 7, "sequential", 0) == [0, 1, 2, 0, 1, 2, 0]
+    picks = opening_order(4, 8, "random", 5)
+    assert sorted(picks[:4]) == [0, 1, 2, 3] and sorted(picks[4:]) == [0, 1, 2, 3]
+    assert picks == opening_order(4, 8, "random", 5)
+    assert opening_order(4, 4, "random", 5) == picks[:4]  # a longer run extends the same list
+
+
+def test_openings_file() -> None:
+    text = ("# comment\n\n1. D6-F8 H11-F9\n"
+            "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 b 0,0 - - 0 30\n"
+            "camelot 2/8/10/12/12/2BbbbbbbB2/3BbbbbB3/12/12/3WwwwwW3/2WwwwwwwW2/12/12/10/8/2"
+            " w 0,0 - - 0 0 moves d6-f8\n")
+    openings = parse_openings(text, "camelot")
+    assert [o.moves for o in openings] == [("D6-F8", "H11-F9"), (), ("D6-F8",)]
+    assert openings[0].position is None and openings[2].position is None  # the start
+    assert openings[1].position.endswith("b 0,0 - - 0 30")
+    with pytest.raises(ValueError, match="line 2: move 2"):
+        parse_openings("C6-B5\nC6-B5 C6-B5\n", "camelot")
+    with pytest.raises(ValueError, match="tri-camelot position"):
+        parse_openings(
+            "tri-camelot 4/1r1g1/1R2G1/1r1g1/1R2G1/Rr1gG/1r2g1/r3g/4/5/4/1b1/1bb1/bBb/BB/3/2/1 "
+            "b 0,0,0 - - 0 0", "camelot")
+    with pytest.raises(ValueError, match="already decided"):
+        parse_openings("camelot 2/8/10/12/12/12/5w6/12/12/12/12/12/4w7/10/8/2 w 0,0 - b 0 31",
+                       "camelot")
+
+
+def _record(number: int, result: str) -> GameRecord:
+    game = GameRecord.new("camelot", ["a", "b"] if number % 2 else ["b", "a"],
+                          round=str(number), event="t")
+    game.add_move("C6-B5")
+    game.set_result(result, termination="normal", reason="x")
+    return game
+
+
+def test_results_file_drops_a_cut_off_game(tmp_path: Path) -> None:
+    path = tmp_path / "g.pgn"
+    results = ResultsFile(str(path))
+    results.append(_record(1, "1-0"))
+    results.append(_record(2, "1/2-1/2"))
+    whole = path.read_bytes()
+    for cut in ('[Event "t"]\n[Site "?"]\n[Da', '[Event "t"]\n\n1. C6-B5 H11', "[Ev"):
+        path.write_bytes(whole + cut.encode())
+        games, dropped = results.load()
+        assert [g.tags["Round"] for g in games] == ["1", "2"]
+        assert dropped == len(cut.encode())
+        assert path.read_bytes() == whole
+
+
+def test_tally_pairs_and_rankings() -> None:
+    tally = Tally(["a", "b"])
+    # pair 0: a wins as White, draws as Black -> WD; pair 1: a loses both -> LL
+    for number, result, block in ((1, "1-0", 0), (2, "1/2-1/2", 0), (3, "0-1", 1),
+                                  (4, "1-0", 1), (5, "1-0", 2)):
+        players = (0, 1) if number % 2 else (1, 0)
+        tally.add(Job(number, 0, block, players, 0), _record(number, result))
+    assert tally.score(0, 1) == (2, 1, 2)
+    assert tally.pentanomial(0, 1) == (1, 0, 0, 1, 0)  # game 5 has no partner yet
+    tri = GameRecord.new("tri-camelot", ["a", "b", "c"])
+    tri.tags["Ranking"] = "red > blue = green"
+    tri.set_result("0-1-0")
+    assert ranking_of(tri) == [[1], [0, 2]]
+    assert ranking_of(_record(1, "1/2-1/2")) == [[0, 1]]
+    assert "Round" in write_game(_record(1, "1-0"))
+
+
+def test_adjudication_by_score() -> None:
+    adj = Adjudication(resign_moves=2, resign_score=500)
+    names = ["white", "black"]
+    assert _adjudicate(adj, [[-600], [600]], 0, 2, names) is None
+    verdict = _adjudicate(adj, [[-600, -700], [600]], 0, 3, names)
+    assert verdict is not None and verdict[0] == [[1], [0]]
+    two = Adjudication(resign_moves=2, resign_score=500, resign_twosided=True)
+    assert _adjudicate(two, [[-600, -700], [600, 100]], 0, 4, names) is None
+    draw = Adjudication(draw_movenumber=2, draw_moves=2, draw_score=10)
+    assert _adjudicate(draw, [[0, 5], [0, -5]], 1, 3, names) is None  # before move 2
+    assert _adjudicate(draw, [[0, 5], [0, -5]], 1, 4, names)[0] == [[0, 1]]
+    assert _adjudicate(draw, [[0, 50], [0, -5]], 1, 4, names) is None
+
+
+def test_results_file_refuses_damage_inside(tmp_path: Path) -> None:
+    from canter.adapters.arbiter_results import ResumeError
+
+    path = tmp_path / "g.pgn"
+    results = ResultsFile(str(path))
+    for n in (1, 2, 3):
+        results.append(_record(n, "1-0"))
+    text = path.read_text()
+    path.write_text(text.replace("1. C6-B5 1-0", "1. C6-B5 ???", 1))
+    with pytest.raises(ResumeError, match="damaged"):
+        results.load()
+    assert "???" in path.read_text()  # nothing truncated
