@@ -246,7 +246,7 @@ def count_moves(pos: Position) -> int:
         first &= step_ok
         reach = first | pb
         # Most canters have one leg: flood further only if a landing cell leads on.
-        frontier = pb if first & leapable & not_target else 0
+        frontier = first & not_target if first & leapable & not_target else 0
         over_ok = own ^ pb
         land_ok = step_ok | pb
         while frontier:
