@@ -345,13 +345,14 @@ def play_game(
 
 def _start_fault(seat: int, name: str, exc: EngineError, timeout: float) -> _Fault:
     if isinstance(exc, EngineStalled):
-        what = "readyok" if exc.step == "isready" else "uciok" if exc.step == "handshake" else exc.step
+        what = {"isready": "readyok", "handshake": "uciok"}.get(exc.step, exc.step)
         return _Fault(seat, "stall", f"{name} stalled: no {what} within {_seconds(timeout)}")
     if isinstance(exc, EngineDied):
         if exc.step == "start":
             detail = exc.tail[-1] if exc.tail else "cannot start"
             return _Fault(seat, "crash", f"{name} could not be started: {detail}")
-        return _Fault(seat, "crash", f"{name} crashed during {exc.step} (exit code {exc.exit_code})")
+        return _Fault(seat, "crash",
+                      f"{name} crashed during {exc.step} (exit code {exc.exit_code})")
     if isinstance(exc, EngineProtocolError):
         return _Fault(seat, "protocol error",
                       f"{name} sent malformed output during {exc.step}: {exc.line[:80]!r} "

@@ -46,7 +46,7 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--variant", type=click.Choice(sorted(SEATS)), default="camelot",
                      show_default=True, help="The game (tri-camelot: three seats)."),
         click.option("--tc", default=None, metavar="TC",
-                     help="Clock for every engine: MOVES/TIME+INC, TIME+INC (seconds or m:ss), inf."),
+                     help="Clock for every engine: MOVES/TIME+INC, TIME+INC (s or m:ss), inf."),
         click.option("--st", type=float, default=None, metavar="SECONDS",
                      help="Fixed time per move (go movetime)."),
         click.option("--depth", type=click.IntRange(1), default=None, help="Depth per move."),
