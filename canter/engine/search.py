@@ -32,6 +32,7 @@ WIN_BOUND = WIN - 1000  # scores beyond this are exact wins or losses
 MAX_PLY = 96
 MAX_DEPTH = 60
 POLL_EVERY = 64  # nodes between looks at the clock and the stop flag
+QDEPTH = 6  # capture plies the quiescence search follows before trusting the static score
 
 _SALT = random.Random("canter-search-salt")
 ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root
@@ -71,6 +72,7 @@ class Search:
         self.evaluators: dict[str, Evaluator] = {}
         self.history: dict = {}
         self.nodes = 0
+        self.options: dict = {}  # feature switches for ablation matches (bench/selfplay.py)
 
     def clear(self) -> None:
         self.tt.clear()
@@ -299,8 +301,10 @@ class Search:
         self.tt.store(key, depth, bound, stored, best_move._key if best_move else None)
         return best
 
-    def qsearch(self, alpha: int, beta: int, ply: int) -> int:
-        """Compulsory captures only; with no capture compulsory the position is quiet."""
+    def qsearch(self, alpha: int, beta: int, ply: int, qply: int = 0) -> int:
+        """Compulsory captures only; with no capture compulsory the position is quiet.
+        Past `self.qdepth` capture plies the static score stands in even under compulsion
+        (long exchanges would otherwise multiply the tree)."""
         pos = self.pos
         self._count_node()
         if ply > self.seldepth:
@@ -308,31 +312,52 @@ class Search:
         value = self._terminal(pos, ply)
         if value is not None:
             return value
-        if not movegen.must_capture(pos) or ply >= MAX_PLY - 1:
+        if not movegen.must_capture(pos):
             if self._wins_now(pos):
                 return WIN - ply - 1
             return self._static(pos)
+        if qply >= self.qdepth or ply >= MAX_PLY - 1:
+            return self._static(pos)
+        key = pos.hash ^ self.salt
+        entry = self.tt.probe(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry[4]
+            s = entry[3]
+            if s >= WIN_BOUND:
+                s -= ply
+            elif s <= -WIN_BOUND:
+                s += ply
+            bound = entry[2]
+            if bound == EXACT or (bound == LOWER and s >= beta) or (
+                    bound == UPPER and s <= alpha):
+                return s
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
         if len(moves) > 1:
-            moves = self._order(pos, moves, None, ply)
+            moves = self._order(pos, moves, tt_move, ply)
         sign = self._sign(pos.turn)
+        alpha0 = alpha
         best = -INF
+        best_move = None
         for m in moves:
-            if not self._push(pos, m):
-                score = 0
-            elif self._sign(pos.turn) != sign:
-                score = -self.qsearch(-beta, -alpha, ply + 1)
+            pos.push(m)
+            if self._sign(pos.turn) != sign:
+                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
             else:
-                score = self.qsearch(alpha, beta, ply + 1)
+                score = self.qsearch(alpha, beta, ply + 1, qply + 1)
             pos.pop()
             if score > best:
                 best = score
+                best_move = m
                 if score > alpha:
                     alpha = score
                     if score >= beta:
                         break
+        bound = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
+        stored = best + ply if best >= WIN_BOUND else best - ply if best <= -WIN_BOUND else best
+        self.tt.store_quiet(key, bound, stored, best_move._key)
         return best
 
     # ---- the root ------------------------------------------------------------------
@@ -403,6 +428,7 @@ class Search:
         self.pv = [[] for _ in range(MAX_PLY + 1)]
         self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self.depth_now = 1
+        self.qdepth = self.options.get("qdepth", QDEPTH)
         self.tt.new_search()
         brs = self.three and algorithm == "brs"
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.

@@ -53,5 +53,11 @@ class TranspositionTable:
             return
         self.slots[i] = (key, depth, bound, score, move, self.generation)
 
+    def store_quiet(self, key: int, bound: int, score: int, move: tuple | None) -> None:
+        """A quiescence result: kept only where it displaces no deeper entry of this search."""
+        old = self.slots[key & self.mask]
+        if old is None or old[1] == 0 or old[5] != self.generation:
+            self.store(key, 0, bound, score, move)
+
     def hashfull(self) -> int:
         return min(1000, self.filled * 1000 // self.size)

@@ -1,0 +1,189 @@
+"""In-process matches for the searcher (until `canter match` exists): against a random
+mover, a one-ply greedy player, or itself with a feature switched off; and the three-seat
+algorithm comparison over all seat assignments.
+
+    python bench/selfplay.py --variant camelot --opponent random --games 100 --nodes 800
+    python bench/selfplay.py --variant camelot --opponent greedy --games 100 --nodes 1500
+    python bench/selfplay.py --variant camelot --opponent ablation --off qdepth=2 --games 200
+    python bench/selfplay.py --variant tri-camelot --opponent random --games 60
+    python bench/selfplay.py --variant tri-camelot --opponent algorithms --games 60
+
+Games are reproducible: the random and greedy players and the opening plies are seeded by
+the game number; the searcher runs under a node limit, so it never looks at the clock.
+Points: a win 1, a draw 1/2 (two seats) or 1/3 (three seats), a loss 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from multiprocessing import Pool
+
+from canter.engine import Position, get_variant
+from canter.engine.evaluate import _distances
+from canter.engine.limits import Limits, StopFlag
+from canter.engine.searcher import Searcher
+
+MAX_PLIES = 400
+
+
+class RandomPlayer:
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def move(self, pos: Position):
+        return self.rng.choice(pos.legal_moves())
+
+
+class GreedyPlayer:
+    """One ply: a winning move if there is one, else the capture taking the most, else
+    the move bringing its piece nearest the target castle (ties at random, seeded)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.dist: dict = {}
+
+    def move(self, pos: Position):
+        v = pos.variant
+        seat = pos.turn
+        key = (v.name, seat)
+        if key not in self.dist:
+            self.dist[key] = _distances(v, v.target_castle[seat])
+        dist = self.dist[key]
+        best, best_val = [], None
+        for m in pos.legal_moves():
+            pos.push(m)
+            out = pos.outcome()
+            pos.pop()
+            won = out is not None and out.winner == seat
+            val = (won, m.capture_bits.bit_count(), dist[m.start] - dist[m.end])
+            if best_val is None or val > best_val:
+                best, best_val = [m], val
+            elif val == best_val:
+                best.append(m)
+        return self.rng.choice(best)
+
+
+class SearchPlayer:
+    def __init__(self, nodes: int, algorithm: str = "paranoid", options: dict | None = None,
+                 depth: int | None = None) -> None:
+        self.searcher = Searcher()
+        self.searcher.algorithm = algorithm
+        self.searcher._search.options = dict(options or {})
+        self.limits = Limits(nodes=nodes, depth=depth)
+        self.name = f"search({algorithm}{',' + str(options) if options else ''})"
+
+    def move(self, pos: Position):
+        return self.searcher.search(pos, self.limits, lambda i: None, StopFlag()).best
+
+
+def play(variant: str, players: list, opening_seed: int, opening_plies: int) -> list[float]:
+    """One game; returns points per seat."""
+    pos = Position.start(get_variant(variant))
+    n = pos.variant.nseats
+    rng = random.Random(opening_seed)
+    for _ in range(opening_plies):
+        if pos.outcome() is not None:
+            break
+        pos.push(rng.choice(pos.legal_moves()))
+    for p in players:
+        if isinstance(p, SearchPlayer):
+            p.searcher.clear()
+    while pos.outcome() is None and len(pos.move_stack) < MAX_PLIES:
+        pos.push(players[pos.turn].move(pos))
+    out = pos.outcome()
+    if out is None or out.winner is None:
+        return [1 / n] * n
+    return [1.0 if s == out.winner else 0.0 for s in range(n)]
+
+
+def _job(args) -> tuple[int, list[float], int]:
+    """(game index, points per seat, plies) for one game of the match."""
+    index, variant, kind, nodes, off, opening = args
+    n = get_variant(variant).nseats
+    seed = 1000 + index
+    if kind == "algorithms":
+        # All assignments of paranoid/brs to the seats with both present, round-robin.
+        combos = [c for c in _assignments(n) if len(set(c)) == 2]
+        algos = combos[index % len(combos)]
+        players = [SearchPlayer(nodes, a) for a in algos]
+    else:
+        me = index % n  # the searcher's seat rotates
+        players = []
+        for s in range(n):
+            if s == me:
+                players.append(SearchPlayer(nodes))
+            elif kind == "random":
+                players.append(RandomPlayer(seed * 7 + s))
+            elif kind == "greedy":
+                players.append(GreedyPlayer(seed * 7 + s))
+            else:  # ablation: the others are the searcher with a feature switched off
+                players.append(SearchPlayer(nodes, options=off))
+    points = play(variant, players, seed, opening)
+    return index, points, 0
+
+
+def _assignments(n: int) -> list[tuple[str, ...]]:
+    out = [()]
+    for _ in range(n):
+        out = [c + (a,) for c in out for a in ("paranoid", "brs")]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="camelot")
+    ap.add_argument("--opponent", choices=("random", "greedy", "ablation", "algorithms"),
+                    default="random")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--off", default="", help="ablation: search options, e.g. qdepth=2")
+    ap.add_argument("--opening", type=int, default=None,
+                    help="random plies before the game (default 0 vs random, else 2)")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    off = {}
+    for item in filter(None, a.off.split(",")):
+        k, v = item.split("=")
+        off[k] = int(v)
+    opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
+    n = get_variant(a.variant).nseats
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening) for i in range(a.games)]
+    started = time.time()
+    total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
+    score = wins = losses = 0.0
+    with Pool(a.jobs) as pool:
+        for index, points, _ in pool.imap_unordered(_job, jobs):
+            if a.opponent == "algorithms":
+                combos = [c for c in _assignments(n) if len(set(c)) == 2]
+                for s, algo in enumerate(combos[index % len(combos)]):
+                    total[algo][0] += points[s]
+                    total[algo][1] += 1
+            else:
+                p = points[index % n]
+                score += p
+                wins += p == 1.0
+                losses += p == 0.0
+            sys.stderr.write(".")
+            sys.stderr.flush()
+    sys.stderr.write("\n")
+    secs = time.time() - started
+    if a.opponent == "algorithms":
+        for algo, (pts, seats) in total.items():
+            print(f"{algo}: {pts:.1f} points in {seats} seat-games ({100 * pts / seats:.1f} %)")
+    else:
+        print(f"{a.variant} searcher(nodes={a.nodes}) vs {a.opponent}"
+              f"{' ' + a.off if a.off else ''}: {score:.1f}/{a.games} "
+              f"({100 * score / a.games:.1f} %), +{wins:.0f} -{losses:.0f} "
+              f"={a.games - wins - losses:.0f}")
+    print(f"{secs:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The static evaluation on hand-built positions: symmetry, material, race, hanging pieces
+and the endgame knowledge (two against one is not a win)."""
+
+from __future__ import annotations
+
+from builders import setup
+
+from canter.engine import Position
+from canter.engine.evaluate import DEFAULT_WEIGHTS, Evaluator
+from canter.engine.searcher import Searcher
+
+
+def score(pos: Position, seat: int | None = None) -> int:
+    ev = Evaluator(pos.variant)
+    return ev.relative(pos, pos.turn if seat is None else seat)
+
+
+def test_start_positions_are_level_but_for_the_move():
+    for name in ("camelot", "tri-camelot"):
+        pos = Position.start(name)
+        assert score(pos) == DEFAULT_WEIGHTS.tempo
+
+
+def test_searcher_evaluate_reports_the_same_score_with_a_breakdown():
+    pos = Position.start("camelot")
+    value, text = Searcher().evaluate(pos)
+    assert value == score(pos)
+    assert "white" in text and "black" in text
+
+
+def test_a_man_more_is_worth_about_a_man():
+    level = setup("camelot", w="D6 E6 KC6", b="D11 E11 KC11")
+    up = setup("camelot", w="D6 E6 KC6", b="D11 KC11")
+    gain = score(up) - score(level)
+    assert 80 <= gain <= 140
+
+
+def test_knight_worth_more_than_man():
+    man = setup("camelot", w="D6 E6 F6", b="D11 E11 F11")
+    knight = setup("camelot", w="D6 E6 KF6", b="D11 E11 F11")
+    assert score(knight) > score(man)
+
+
+def test_nearer_the_target_castle_is_better():
+    far = setup("camelot", w="D6 E6", b="D11 E11 A13", turn="b")
+    near = setup("camelot", w="D12 E12", b="D11 E11 A13", turn="b")  # black to move
+    # From Black's side: White's advanced pair is a threat.
+    assert score(near) < score(far)
+
+
+def test_piece_that_can_be_jumped_costs_the_side_to_move():
+    safe = setup("camelot", w="D6 E6 F6 K6", b="D9 E9 F9")
+    # K7 can jump K6 (K5 is empty); K8 keeps K6 from jumping K7 first.
+    hanging = setup("camelot", w="D6 E6 F6 K6", b="D9 E9 F9 K7 K8")
+    assert not hanging.must_capture()
+    # The two extra Black Men add material; the hanging White Man costs on top of that.
+    diff = score(safe) - score(hanging)
+    assert diff > 200 + DEFAULT_WEIGHTS.man * DEFAULT_WEIGHTS.hanging // 100 // 2
+
+
+def test_two_against_one_is_not_scored_as_winning():
+    two_one = setup("camelot", w="D6 E6", b="H12")
+    three_two = setup("camelot", w="D6 E6 F6", b="H12 G12")
+    assert 0 < score(two_one) < score(three_two)
+    assert score(two_one) < 60
+
+
+def test_tri_camelot_seats_are_symmetric_under_rotation():
+    # The same shape for each seat, turned by 120 degrees (F1 -> K16 -> A16).
+    pos = Position.start("tri-camelot")
+    ev = Evaluator(pos.variant)
+    scores = ev.scores(pos)
+    assert scores[1] == scores[2] == scores[0] - DEFAULT_WEIGHTS.tempo
