@@ -239,7 +239,7 @@ def test_infinite_answer_is_held_until_stop():
     s = Session()
     a = Answers()
     a.start(s, Limits(infinite=True))
-    assert not a.event.wait(0.3)  # the temporary searcher returned long ago
+    assert not a.event.wait(0.3)
     assert s.searching
     s.stop_search()
     assert len(a.done) == 1 and not s.searching
@@ -276,11 +276,10 @@ def test_searchmoves_restrict_the_answer():
     s = Session()
     a = Answers()
     wanted = s.parse_moves(["J6-K7", "I6-K6"])[0]
-    a.start(s, Limits(depth=1, searchmoves=wanted))
+    a.start(s, Limits(depth=2, searchmoves=wanted))
     assert a.event.wait(5)
     s.stop_search()
-    # The temporary rule takes the first by spelling among the allowed moves.
-    assert texts(s, [a.done[0][0]]) == ["I6-K6"]
+    assert texts(s, [a.done[0][0]])[0] in ("I6-K6", "J6-K7")
 
 
 def test_no_search_on_a_decided_position():
