@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canter.engine import VARIANT_NAMES, Position, format_move, parse_move
+from canter.engine import VARIANT_NAMES, Position, format_move, movegen, parse_move
 
 GAMES = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -25,6 +25,8 @@ def test_random_games_keep_every_invariant_and_end_with_a_result(variant, data):
         assert moves, "a game that is not over has a legal move"
         assert len(set(moves)) == len(moves), "moves are distinct by identity"
         assert pos.count_legal_moves() == len(moves)
+        for seat in range(pos.variant.nseats):
+            assert movegen.has_move(pos, seat) == bool(movegen.generate(pos, seat))
         move = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
         text = format_move(pos.variant, move)
         parsed = parse_move(pos, text)

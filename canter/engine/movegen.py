@@ -280,3 +280,35 @@ def _plain_count(board, pb: int, step_ok: int) -> int:
     for o in board.down_shifts:
         n += ((pb >> o) & step_ok).bit_count()
     return n
+
+
+def has_move(pos: Position, seat: int) -> bool:
+    """Whether `seat` has any legal move, by bit operations only.
+
+    Sound because every first leg is a move or starts one: a plain step or a canter leg is a
+    move (a Knight's leg that lands where a jump is offered starts a charge instead), a jump
+    always ends somewhere, and the exit duty only narrows the choice when it leaves some.
+    """
+    v = pos.variant
+    board = v.board
+    own = pos.occ[seat]
+    allocc = 0
+    for bits in pos.occ:
+        allocc |= bits
+    enemy = allocc & ~own
+    empty = board.mask & ~allocc
+    forbidden = v.forbidden_bits[seat]
+    step_ok = empty & ~v.own_bits[seat] & ~forbidden
+    jump_ok = empty & ~forbidden
+    target = v.target_bits[seat]
+    active = own & ~target
+    for o in board.up_shifts:
+        if (active << o) & step_ok or (active >> o) & step_ok:
+            return True
+        if ((((active << o) & enemy) << o) & jump_ok or (((active << o) & own) << o) & step_ok
+                or (((active >> o) & enemy) >> o) & jump_ok
+                or (((active >> o) & own) >> o) & step_ok):
+            return True
+    if own & target and pos.castle_moves[seat] < v.castle_move_limit:
+        return bool(castle_moves(pos, SeatView(pos, seat)))
+    return False

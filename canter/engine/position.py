@@ -198,7 +198,7 @@ class Position:
             return self._ended
         names = tuple(s.name for s in self.variant.seats)
         n = self.variant.nseats
-        if n == 2 and self.rules.no_move == "lose" and not movegen.generate(self):
+        if n == 2 and self.rules.no_move == "lose" and not movegen.has_move(self, self.turn):
             mover = 1 - self.turn
             loser_name = names[self.turn]
             if self.occ[mover].bit_count() >= self.variant.win_min_pieces:
@@ -350,7 +350,7 @@ class Position:
             # board, so an eliminated seat is still a seat without pieces.
             for _ in range(n):
                 if self.turn not in self.eliminated:
-                    if movegen.generate(self):
+                    if movegen.has_move(self, self.turn):
                         return None
                     if self.rules.no_move == "lose":
                         stuck = self.turn
