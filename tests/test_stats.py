@@ -125,8 +125,10 @@ def test_sprt_rejects_bad_arguments():
         sprt(0, 5)
     with pytest.raises(ValueError):
         sprt(0, 5, alpha=0, wdl=(1, 1, 1))
-    # no variance yet: no evidence, no decision
-    assert sprt(0, 5, wdl=(3, 0, 0)).llr == 0.0
+    # Three straight wins: evidence for H1 (pseudo-counts keep the variance above zero),
+    # but not yet a decision.
+    early = sprt(0, 5, wdl=(3, 0, 0))
+    assert early.llr > 0 and early.decision is None
 
 
 def test_three_seat_tables():
@@ -153,3 +155,12 @@ def test_three_seat_tables():
     assert s.games == {"A": 3, "B": 3, "C": 3}
     with pytest.raises(ValueError):
         multi_seat_stats([[["A"], ["A"]]])
+
+
+def test_sprt_decides_a_run_of_identical_results():
+    # 20 colour-swapped pairs all won twice: zero sample variance, yet plainly H1.
+    assert sprt(0, 5, penta=(0, 0, 0, 0, 20)).decision == "H1"
+    assert sprt(0, 5, penta=(20, 0, 0, 0, 0)).decision == "H0"
+    assert sprt(0, 5, wdl=(40, 0, 0)).decision == "H1"
+    # One pair alone decides nothing.
+    assert sprt(0, 5, penta=(0, 0, 0, 0, 1)).decision is None

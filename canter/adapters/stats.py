@@ -146,12 +146,15 @@ def pentanomial(pairs: Iterable[tuple[float, float]]) -> tuple[int, int, int, in
     return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
-def _pair_mean_var(penta: Sequence[int]) -> tuple[int, float, float]:
+_PSEUDO = 1e-3
+
+
+def _pair_mean_var(penta: Sequence[float]) -> tuple[float, float, float]:
     """Number of pairs, mean per-game score and per-pair variance of the per-game score."""
     if len(penta) != 5:
         raise ValueError("pentanomial counts have 5 entries")
     n = sum(penta)
-    if n == 0:
+    if n < 1:
         raise ValueError("no game pairs")
     values = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 = mean per-game score
     mean = sum(c * v for c, v in zip(penta, values, strict=True)) / n
@@ -214,14 +217,20 @@ def sprt(
     if (wdl is None) == (penta is None):
         raise ValueError("give exactly one of wdl= and penta=")
     if penta is not None:
-        n, mean, var = _pair_mean_var(penta)
+        n = sum(penta)
+        # Empty classes get a tiny pseudo-count, so that a run of identical results (zero
+        # variance) still counts as evidence instead of leaving the test undecided forever.
+        _, mean, var = _pair_mean_var([c if c > 0 else _PSEUDO for c in penta])
     else:
         w, d, lo = wdl  # type: ignore[misc]
         n = w + d + lo
         if n == 0:
             raise ValueError("no games")
-        mean = (w + 0.5 * d) / n
-        var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + lo * mean**2) / n
+        w, d, lo = (c if c > 0 else _PSEUDO for c in (w, d, lo))
+        total = w + d + lo
+        mean = (w + 0.5 * d) / total
+        var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + lo * mean**2) / total
+        n = int(n)
     llr = _gsprt_llr(n, mean, var, elo0, elo1)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
     return SprtResult(llr=llr, lower=lower, upper=upper, decision=decision)
