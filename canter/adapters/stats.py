@@ -146,7 +146,10 @@ def pentanomial(pairs: Iterable[tuple[float, float]]) -> tuple[int, int, int, in
     return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
-_PSEUDO = 1e-3
+def _wdl_mean_var(w: float, d: float, lo: float) -> tuple[float, float]:
+    total = w + d + lo
+    mean = (w + 0.5 * d) / total
+    return mean, (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + lo * mean**2) / total
 
 
 def _pair_mean_var(penta: Sequence[float]) -> tuple[float, float, float]:
@@ -154,7 +157,7 @@ def _pair_mean_var(penta: Sequence[float]) -> tuple[float, float, float]:
     if len(penta) != 5:
         raise ValueError("pentanomial counts have 5 entries")
     n = sum(penta)
-    if n < 1:
+    if n <= 0:
         raise ValueError("no game pairs")
     values = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2 = mean per-game score
     mean = sum(c * v for c, v in zip(penta, values, strict=True)) / n
@@ -217,20 +220,20 @@ def sprt(
     if (wdl is None) == (penta is None):
         raise ValueError("give exactly one of wdl= and penta=")
     if penta is not None:
-        n = sum(penta)
-        # Empty classes get a tiny pseudo-count, so that a run of identical results (zero
-        # variance) still counts as evidence instead of leaving the test undecided forever.
-        _, mean, var = _pair_mean_var([c if c > 0 else _PSEUDO for c in penta])
+        n, mean, var = _pair_mean_var(penta)
+        if var <= 0.0:
+            # A run of identical results has no sample variance. Spread one pseudo-pair
+            # over the five classes so it still counts as evidence (and a long run decides)
+            # instead of leaving the test undecided forever.
+            _, mean, var = _pair_mean_var([c + 0.2 for c in penta])
     else:
         w, d, lo = wdl  # type: ignore[misc]
         n = w + d + lo
         if n == 0:
             raise ValueError("no games")
-        w, d, lo = (c if c > 0 else _PSEUDO for c in (w, d, lo))
-        total = w + d + lo
-        mean = (w + 0.5 * d) / total
-        var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + lo * mean**2) / total
-        n = int(n)
+        mean, var = _wdl_mean_var(w, d, lo)
+        if var <= 0.0:
+            mean, var = _wdl_mean_var(w + 1 / 3, d + 1 / 3, lo + 1 / 3)
     llr = _gsprt_llr(n, mean, var, elo0, elo1)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
     return SprtResult(llr=llr, lower=lower, upper=upper, decision=decision)
