@@ -172,10 +172,7 @@ class EngineRegistry:
         with self._lock:
             engines = list(self._engines)
         for engine in engines:
-            try:
-                engine._proc.proc.kill()
-            except OSError:
-                pass
+            engine.kill()
 
 
 class _Fault(Exception):
