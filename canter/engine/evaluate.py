@@ -27,9 +27,17 @@ class Weights:
     cohesion: int = 3  # per piece with a friendly neighbour
     hanging: int = 40  # per cent of the most valuable piece that can be jumped next turn
     tempo: int = 8
+    race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
+
+
+TRI_WEIGHTS = Weights(race_step=25)
 
 
 DEFAULT_WEIGHTS = Weights()
+
+
+def weights_for(variant: Variant) -> Weights:
+    return TRI_WEIGHTS if variant.nseats > 2 else DEFAULT_WEIGHTS
 
 
 def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
@@ -54,7 +62,8 @@ def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
 class Evaluator:
     """Tables for one variant and one set of weights."""
 
-    def __init__(self, variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
+        weights = weights or weights_for(variant)
         self.variant = variant
         self.w = weights
         n = variant.nseats
@@ -118,7 +127,8 @@ class Evaluator:
                     best2 = d
             d += 1
         race = self.race
-        score += race[best1] if best1 < 99 else 0
+        if best1 < 99:
+            score += race[best1] + (self.far - best1) * w.race_step
         if self.need > 1 and best2 < 99:
             score += race[best2]
         # Castle defence: guards count only while some enemy piece is near.
