@@ -468,6 +468,7 @@ class Search:
                               time=time.monotonic() - self.t0, pv=[moves[0]], multipv=None)
             on_info(info)
             return SearchResult(moves[0], None, info)
+        root_static = self._static(pos)
         completed = 0
         for depth in range(1, max_depth + 1):
             self.depth_now = depth
@@ -489,6 +490,10 @@ class Search:
             if not open_ended and self._enough(best_lines[0], depth, limits):
                 break
         best = self._choose(best_lines, skill, pos)
+        if not best.exact:
+            # Stopped before any root move was searched: no score was proved, so report
+            # the static one (never a made-up win or loss).
+            best.score = root_static
         if last_info is None or best.move != last_info.pv[0]:
             last_info = self._report([best], max(completed, 1), on_info, 1)
         pv = last_info.pv
