@@ -124,7 +124,7 @@ class BestReply:
         if not moves:
             # This side cannot move: the other layer moves again.
             return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
-        if len(moves) == 1 and ply < 2 * s.depth_now + 4:
+        if len(moves) == 1 and s.extend and ply < 2 * s.depth_now + 4:
             depth += 1
         moves = self._order(pos, moves, tt_move, ply)
         rep = s.rep

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from canter.engine import movegen
-from canter.engine.evaluate import Evaluator
+from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.passes import searchable_copy
 from canter.engine.position import Position
@@ -81,7 +82,12 @@ class Search:
     def evaluator(self, pos: Position) -> Evaluator:
         ev = self.evaluators.get(pos.variant.name)
         if ev is None:
-            ev = self.evaluators[pos.variant.name] = Evaluator(pos.variant)
+            weights = weights_for(pos.variant)
+            # Ablations (bench/selfplay.py --off w_hanging=0): weights overridden by name.
+            changes = {k[2:]: v for k, v in self.options.items() if k.startswith("w_")}
+            if changes:
+                weights = replace(weights, **changes)
+            ev = self.evaluators[pos.variant.name] = Evaluator(pos.variant, weights)
         return ev
 
     # ---- the stop decision ---------------------------------------------------------
@@ -243,7 +249,7 @@ class Search:
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
-        if len(moves) == 1 and ply < 2 * self.depth_now + 4:
+        if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
         moves = self._order(pos, moves, tt_move, ply)
         turn = pos.turn
@@ -429,6 +435,7 @@ class Search:
         self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self.depth_now = 1
         self.qdepth = self.options.get("qdepth", QDEPTH)
+        self.extend = bool(self.options.get("extend", 1))
         self.tt.new_search()
         brs = self.three and algorithm == "brs"
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
