@@ -147,6 +147,7 @@ def main() -> None:
     ap.add_argument("--opening", type=int, default=None,
                     help="random plies before the game (default 0 vs random, else 2)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--first", type=int, default=0, help="number of the first game")
     a = ap.parse_args()
     off = {}
     for item in filter(None, a.off.split(",")):
@@ -154,7 +155,8 @@ def main() -> None:
         off[k] = int(v)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
-    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening) for i in range(a.games)]
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening)
+            for i in range(a.first, a.first + a.games)]
     started = time.time()
     total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
     score = wins = losses = 0.0

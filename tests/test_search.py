@@ -218,3 +218,26 @@ def test_weak_skill_still_legal_and_deterministic():
     a = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
     b = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
     assert a.best in pos.legal_moves() and a.best == b.best
+
+
+def test_ponder_search_turns_timed_at_ponderhit():
+    pos = Position.start("camelot")
+    stop = StopFlag()
+    stop.pondering = True
+    out = {}
+
+    def run():
+        limits = Limits(ponder=True, time={0: 2.0, 1: 2.0}, inc={0: 0.0, 1: 0.0})
+        out["result"] = Searcher().search(pos, limits, lambda i: None, stop)
+        out["done"] = time.monotonic()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.5)
+    assert thread.is_alive()  # pondering: no budget applies
+    hit = time.monotonic()
+    stop.pondering = False  # ponderhit: budgets count from now (hard = 0.3 * 2 s)
+    thread.join(5)
+    assert not thread.is_alive()
+    assert out["done"] - hit < 1.2
+    assert out["result"].best in pos.legal_moves()

@@ -494,7 +494,9 @@ class Search:
             best_lines = [_snapshot(x) for x in lines[:k]]
             completed = depth
             last_info = self._report(best_lines, depth, on_info, multipv if not weak else 1)
-            if not open_ended and self._enough(best_lines[0], depth, limits):
+            # Re-read the flag: a ponder search becomes a timed one at ponderhit.
+            if not (limits.infinite or stop.pondering) and self._enough(best_lines[0], depth,
+                                                                         limits):
                 break
         best = self._choose(best_lines, skill, pos)
         if not best.exact:
