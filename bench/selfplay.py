@@ -105,7 +105,7 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int) -> 
 
 def _job(args) -> tuple[int, list[float], int]:
     """(game index, points per seat, plies) for one game of the match."""
-    index, variant, kind, nodes, off, opening = args
+    index, variant, kind, nodes, off, opening, base = args
     n = get_variant(variant).nseats
     seed = 1000 + index
     if kind == "algorithms":
@@ -118,7 +118,7 @@ def _job(args) -> tuple[int, list[float], int]:
         players = []
         for s in range(n):
             if s == me:
-                players.append(SearchPlayer(nodes))
+                players.append(SearchPlayer(nodes, options=base))
             elif kind == "random":
                 players.append(RandomPlayer(seed * 7 + s))
             elif kind == "greedy":
@@ -136,6 +136,14 @@ def _assignments(n: int) -> list[tuple[str, ...]]:
     return out
 
 
+def _options(text: str) -> dict:
+    out = {}
+    for item in filter(None, text.split(",")):
+        k, v = item.split("=")
+        out[k] = int(v)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="camelot")
@@ -148,14 +156,12 @@ def main() -> None:
                     help="random plies before the game (default 0 vs random, else 2)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
+    ap.add_argument("--base", default="", help="search options of the tested build")
     a = ap.parse_args()
-    off = {}
-    for item in filter(None, a.off.split(",")):
-        k, v = item.split("=")
-        off[k] = int(v)
+    off, base = _options(a.off), _options(a.base)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
-    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening)
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base)
             for i in range(a.first, a.first + a.games)]
     started = time.time()
     total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
@@ -180,7 +186,8 @@ def main() -> None:
         for algo, (pts, seats) in total.items():
             print(f"{algo}: {pts:.1f} points in {seats} seat-games ({100 * pts / seats:.1f} %)")
     else:
-        print(f"{a.variant} searcher(nodes={a.nodes}) vs {a.opponent}"
+        print(f"{a.variant} searcher(nodes={a.nodes}{' ' + a.base if a.base else ''})"
+              f" vs {a.opponent}"
               f"{' ' + a.off if a.off else ''}: {score:.1f}/{a.games} "
               f"({100 * score / a.games:.1f} %), +{wins:.0f} -{losses:.0f} "
               f"={a.games - wins - losses:.0f}")

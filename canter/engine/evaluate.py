@@ -25,7 +25,9 @@ class Weights:
     race: tuple[int, ...] = (160, 90, 45, 25, 12, 6)  # fastest pieces, by distance
     defence: int = 14  # per guard (at most two) when an enemy piece is near the own castle
     cohesion: int = 3  # per piece with a friendly neighbour
-    hanging: int = 40  # per cent of the most valuable piece that can be jumped next turn
+    # Per cent of the most valuable piece that can be jumped next turn. Off: with 40 and
+    # with 15 the searcher lost 39-61 to the build without it (docs/search.md).
+    hanging: int = 0
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
 
@@ -170,7 +172,9 @@ class Evaluator:
             allocc |= bits
         out = [self.seat_score(pos, s, allocc) for s in range(self.variant.nseats)]
         mover = pos.turn
-        out[mover] += self.w.tempo - self.hanging_loss(pos, mover, allocc)
+        out[mover] += self.w.tempo
+        if self.w.hanging:
+            out[mover] -= self.hanging_loss(pos, mover, allocc)
         return out
 
     def relative(self, pos: Position, seat: int) -> int:

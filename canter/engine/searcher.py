@@ -24,7 +24,7 @@ class Searcher:
         self.hash_mb = 16
         self.multipv = 1
         self.skill = 20
-        self.algorithm = "paranoid"
+        self.algorithm = "brs"  # won the three-seat comparison (docs/search.md)
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
 
