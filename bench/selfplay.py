@@ -105,7 +105,7 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int) -> 
 
 def _job(args) -> tuple[int, list[float], int]:
     """(game index, points per seat, plies) for one game of the match."""
-    index, variant, kind, nodes, off, opening, base = args
+    index, variant, kind, nodes, off, opening, base, algorithm = args
     n = get_variant(variant).nseats
     seed = 1000 + index
     if kind == "algorithms":
@@ -118,13 +118,13 @@ def _job(args) -> tuple[int, list[float], int]:
         players = []
         for s in range(n):
             if s == me:
-                players.append(SearchPlayer(nodes, options=base))
+                players.append(SearchPlayer(nodes, algorithm, options=base))
             elif kind == "random":
                 players.append(RandomPlayer(seed * 7 + s))
             elif kind == "greedy":
                 players.append(GreedyPlayer(seed * 7 + s))
             else:  # ablation: the others are the searcher with a feature switched off
-                players.append(SearchPlayer(nodes, options=off))
+                players.append(SearchPlayer(nodes, algorithm, options=off))
     points = play(variant, players, seed, opening)
     return index, points, 0
 
@@ -157,11 +157,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
     ap.add_argument("--base", default="", help="search options of the tested build")
+    ap.add_argument("--algorithm", default="brs", choices=("paranoid", "brs"),
+                    help="three-seat search of the tested build")
     a = ap.parse_args()
     off, base = _options(a.off), _options(a.base)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
-    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base)
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm)
             for i in range(a.first, a.first + a.games)]
     started = time.time()
     total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
@@ -186,7 +188,9 @@ def main() -> None:
         for algo, (pts, seats) in total.items():
             print(f"{algo}: {pts:.1f} points in {seats} seat-games ({100 * pts / seats:.1f} %)")
     else:
-        print(f"{a.variant} searcher(nodes={a.nodes}{' ' + a.base if a.base else ''})"
+        alg = f" {a.algorithm}" if n > 2 else ""
+        print(f"{a.variant} searcher({alg.strip() + ' ' if alg else ''}nodes={a.nodes}"
+              f"{' ' + a.base if a.base else ''})"
               f" vs {a.opponent}"
               f"{' ' + a.off if a.off else ''}: {score:.1f}/{a.games} "
               f"({100 * score / a.games:.1f} %), +{wins:.0f} -{losses:.0f} "

@@ -210,9 +210,12 @@ class Search:
         self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
 
     # ---- the tree ------------------------------------------------------------------
-    def _push(self, pos: Position, m) -> bool:
-        pos.push(m)
-        return True
+    def _child(self, flip: bool, depth: int, alpha: int, beta: int, ply: int,
+               pv: bool) -> int:
+        """The value of the position just reached, for the team that moved into it."""
+        if flip:
+            return -self.negamax(depth, -beta, -alpha, ply, pv)
+        return self.negamax(depth, alpha, beta, ply, pv)
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> int:
         pos = self.pos
@@ -259,27 +262,29 @@ class Search:
         best = -INF
         best_move = None
         first = True
+        # Late move reductions (switch `lmr`): quiet moves late in the order, at depth >= 3,
+        # are first searched one ply shallower; a move that beats alpha is searched again.
+        lmr_from = 3 if self.lmr and depth >= 3 and not moves[0].capture_bits else 1 << 30
+        target = pos.variant.target_bits[turn]
+        killers = self.killers[ply]
+        index = 0
         for m in moves:
-            if not self._push(pos, m):
-                score = 0
+            pos.push(m)
+            hc = pos.hash
+            rep[hc] = rep.get(hc, 0) + 1
+            flip = self._sign(pos.turn) != sign
+            if first:
+                score = self._child(flip, depth - 1, alpha, beta, ply + 1, pv_node)
             else:
-                hc = pos.hash
-                rep[hc] = rep.get(hc, 0) + 1
-                if self._sign(pos.turn) != sign:
-                    if first:
-                        score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
-                    else:
-                        score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, False)
-                        if alpha < score < beta:
-                            score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, True)
-                else:
-                    if first:
-                        score = self.negamax(depth - 1, alpha, beta, ply + 1, pv_node)
-                    else:
-                        score = self.negamax(depth - 1, alpha, alpha + 1, ply + 1, False)
-                        if alpha < score < beta:
-                            score = self.negamax(depth - 1, alpha, beta, ply + 1, True)
-                rep[hc] -= 1
+                reduce = (index >= lmr_from and not m.capture_bits
+                          and not target >> m.end & 1 and m._key not in killers)
+                score = self._child(flip, depth - 1 - reduce, alpha, alpha + 1, ply + 1, False)
+                if reduce and score > alpha:
+                    score = self._child(flip, depth - 1, alpha, alpha + 1, ply + 1, False)
+                if alpha < score < beta:
+                    score = self._child(flip, depth - 1, alpha, beta, ply + 1, True)
+            rep[hc] -= 1
+            index += 1
             pos.pop()
             first = False
             if score > best:
@@ -369,9 +374,7 @@ class Search:
     # ---- the root ------------------------------------------------------------------
     def _root_child(self, line: RootLine, depth: int, alpha: int, beta: int) -> int:
         pos = self.pos
-        if not self._push(pos, line.move):
-            pos.pop()
-            return 0
+        pos.push(line.move)
         hc = pos.hash
         self.rep[hc] = self.rep.get(hc, 0) + 1
         try:
@@ -436,6 +439,7 @@ class Search:
         self.depth_now = 1
         self.qdepth = self.options.get("qdepth", QDEPTH)
         self.extend = bool(self.options.get("extend", 1))
+        self.lmr = bool(self.options.get("lmr", 0))
         self.tt.new_search()
         brs = self.three and algorithm == "brs"
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
