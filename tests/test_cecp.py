@@ -339,6 +339,14 @@ def test_unknown_and_malformed_commands(engine):
     assert engine.sync() == []  # all well formed: silent
 
 
+def test_an_over_long_line_is_refused_in_the_cecp_form(engine):
+    engine.start()
+    engine.send("x" * 70000)
+    line = engine.read()
+    assert line.startswith("Error (line of 70000 characters or more dropped"), line
+    assert engine.sync() == []
+
+
 # ---- Tri-Camelot -----------------------------------------------------------------------
 def test_tri_camelot_engine_plays_the_other_seats(engine):
     """After new + variant the user has Blue, the engine Red and Green: one usermove gets two

@@ -147,6 +147,10 @@ class CecpDialect:
     def error(self, reason: str, tokens: list[str]) -> None:
         self.out.line(f"Error ({_one_line(reason)}): {echo(' '.join(tokens), 80)}")
 
+    def input_error(self, message: str) -> None:
+        """A line refused before it became a command (e.g. too long)."""
+        self.error(message, ["(line dropped)"])
+
     def comment(self, text: str) -> None:
         """Lines a CECP GUI ignores (they start with '#'): diagnostics, referee answers."""
         self.out.line("# " + _one_line(text))

@@ -47,7 +47,11 @@ def run(stdin_fd: int | None = None, stdout: BinaryIO | None = None) -> int:
     eof = True
     for line in read_lines(fd_reader(stdin_fd)):
         if isinstance(line, LineTooLong):
-            out.line("info string error: " + str(line))
+            # Said in the dialect's own error form once one is chosen.
+            if dialect is not None:
+                dialect.input_error(str(line))
+            else:
+                out.line("info string error: " + str(line))
             continue
         tokens = tokenize(line)
         if not tokens:

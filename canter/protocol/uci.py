@@ -97,6 +97,10 @@ class UciDialect:
     def error(self, message: str) -> None:
         self.out.line("info string error: " + " ".join(message.split()))
 
+    def input_error(self, message: str) -> None:
+        """A line refused before it became a command (e.g. too long)."""
+        self.error(message)
+
     def handle(self, tokens: list[str]) -> bool:
         """Carry out one command; False when the engine should end."""
         command = self.commands.get(tokens[0].lower())
