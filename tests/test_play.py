@@ -163,6 +163,19 @@ def test_clock_runs_out_while_the_person_waits(tmp_path) -> None:
     assert game.result == "0-1" and game.tags["Termination"] == "time forfeit"
 
 
+def test_resign_ends_the_game_for_the_other_side(tmp_path) -> None:
+    record = tmp_path / "resigned.pgn"
+    child = spawn("--human", "all", "--save", str(record))
+    child.expect("white> ")
+    child.sendline("D6-F8")
+    child.expect("black> ")
+    child.sendline("resign")
+    child.expect("game over: white wins: black resigns")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.result == "1-0" and game.tags["Termination"] == "resignation"
+
+
 def test_clock_and_seat_parsing() -> None:
     assert parse_clock("5") == (300.0, 0.0)
     assert parse_clock("5+3") == (300.0, 3.0)

@@ -32,6 +32,7 @@ commands:
   moves        list the legal moves
   undo         take back your last move (and the engine's replies since)
   hint         ask the engine for a move
+  resign       give the game up
   board        draw the board again
   save FILE    save the game as a game record
   load FILE    load a game record and go on from its last position
@@ -41,6 +42,10 @@ commands:
 
 class TimeForfeit(Exception):
     """A person's clock ran out while waiting for a move."""
+
+
+class Resigned(Exception):
+    """A person gave the game up."""
 
 
 class LineReader:
@@ -208,6 +213,9 @@ class TerminalGame:
         except TimeForfeit as exc:
             self.end_on_time(exc.args[0])
             return 0
+        except Resigned as exc:
+            self.end_by_forfeit(exc.args[0], " resigns", "resignation")
+            return 0
         except KeyboardInterrupt:
             self.write("\ninterrupted: game left unfinished")
             return 130
@@ -225,6 +233,11 @@ class TerminalGame:
         return True
 
     def end_on_time(self, seat: int) -> None:
+        self.end_by_forfeit(seat, "'s time ran out", "time forfeit")
+
+    def end_by_forfeit(self, seat: int, what: str, termination: str) -> None:
+        """The game ends against one seat: with two seats the other wins; with three, the
+        others share the point (the arbiter's ruling for a seat that forfeits)."""
         from fractions import Fraction
 
         from canter.adapters.records import result_token
@@ -232,14 +245,12 @@ class TerminalGame:
         v = self.variant
         loser = v.seats[seat].name
         if v.nseats == 2:
-            winner = v.seats[1 - seat].name
-            self.result_text = f"{winner} wins: {loser}'s time ran out"
+            self.result_text = f"{v.seats[1 - seat].name} wins: {loser}{what}"
         else:
-            self.result_text = f"{loser} loses: {loser}'s time ran out"
-        # The others share the point (Tri-Camelot has no ruling for a fallen flag).
+            self.result_text = f"{loser}{what}; the others share the point"
         share = Fraction(1, v.nseats - 1)
         self.result_token = result_token([0 if s == seat else share for s in range(v.nseats)])
-        self.termination = "time forfeit"
+        self.termination = termination
         self.write(f"game over: {self.result_text}")
 
     def show_board(self) -> None:
@@ -359,6 +370,9 @@ class TerminalGame:
             self.write(f"hint: {result.move}{_info_text(result)}")
         return False
 
+    def cmd_resign(self, args: list[str]) -> bool:
+        raise Resigned(self.pos.turn)
+
     def cmd_board(self, args: list[str]) -> bool:
         self.show_board()
         return False
@@ -424,6 +438,7 @@ class TerminalGame:
         "moves": cmd_moves,
         "undo": cmd_undo,
         "hint": cmd_hint,
+        "resign": cmd_resign,
         "board": cmd_board,
         "help": cmd_help,
         "?": cmd_help,
