@@ -308,6 +308,7 @@ class _Search:
         self.outcome: str | None = None
         self.result: PlayResult | None = None
         self.stopped = False
+        self.lines: list[str] = []  # stdout lines read while it ran, bestmove included
 
 
 _NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
@@ -356,6 +357,7 @@ class Engine:
         # refusing a command while carrying on)
         self.errors: list[str] = []
         self._search: _Search | None = None
+        self._raw: _Search | None = None  # the last search started by go_raw()
         self._quit = False
         self._own_log_file = False
         self._log_file: IO[str] | None = None
@@ -532,6 +534,8 @@ class Engine:
         stripped = line.strip()
         if not stripped:
             return "", line
+        if self._search is not None:
+            self._search.lines.append(line)
         keyword = stripped.split(None, 1)[0]
         if keyword not in ENGINE_KEYWORDS:
             if self.strict:
@@ -747,6 +751,46 @@ class Engine:
             line = self._read_line("stop", deadline, started)
             self._dispatch("stop", line)
         return search.result
+
+    def go_raw(self, line: str, *, timeout: float | None = None,
+               wait: bool = True) -> list[str]:
+        """Send a raw `go ...` line, exactly as given (any arguments, malformed ones too, or
+        `go ponder ...`, which play() cannot send), and read up to its `bestmove`. Returns
+        the engine's stdout lines from the `go` to the `bestmove`, both ends included (noise
+        and `info string error` lines too). The position is whatever was last set.
+
+        With `wait=False` it only sends (the search then runs: `engine.searching`); send
+        what you need (`ponderhit`, `isready` through ping(), ...) and collect the lines
+        with `read_bestmove()`. Timeout: `timeout`, else `search_timeout`."""
+        self._check_open()
+        words = line.split()
+        if not words or words[0] != "go" or "\n" in line or "\r" in line:
+            raise ValueError(f"not a go line: {line!r}")
+        self._idle("go")
+        search = _Search(None)
+        self._search = search
+        self._raw = search
+        self._send(line)
+        search.started = time.monotonic()
+        if not wait:
+            return []
+        return self.read_bestmove(timeout)
+
+    def read_bestmove(self, timeout: float | None = None) -> list[str]:
+        """Read to the `bestmove` of the search started by go_raw() and return its lines
+        (from the go to the bestmove; also those a ping() read meanwhile). Returns at once
+        if the bestmove has already been read. EngineStalled after `timeout` seconds (from
+        this call; default `search_timeout`): the search still runs, stop() it."""
+        search = self._raw
+        if search is None:
+            raise EngineStateError("no search started with go_raw()")
+        timeout = self.search_timeout if timeout is None else timeout
+        started = time.monotonic()
+        deadline = None if timeout is None else started + timeout
+        while search.result is None:
+            line = self._read_line("search", deadline, started)
+            self._dispatch("search", line)
+        return list(search.lines)
 
     def _pump(self, search: _Search, step: str, deadline: float | None) -> None:
         line = self._read_line(step, deadline, search.started)

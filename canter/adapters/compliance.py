@@ -292,33 +292,15 @@ class Compliance:
     def s_ponder(self) -> str:
         ponder = OPENING[:1]  # the position ends with the predicted move
         self.e.set_position("startpos", ponder)
-        self.e.send("go ponder wtime 1000 btime 1000")
+        self.e.go_raw("go ponder wtime 1000 btime 1000", wait=False)
         time.sleep(0.2)
-        mark = len(self.e.log)
         self.e.ping(timeout=1.0)  # reads everything said so far, up to readyok
-        early = [r.line for r in list(self.e.log)[mark:] if r.line.startswith("bestmove")]
-        if early:
-            raise StepFailed(f"{early[0]} before ponderhit")
+        if not self.e.searching:
+            early = next(line for line in self.e.read_bestmove() if line.startswith("bestmove"))
+            raise StepFailed(f"{early} before ponderhit")
         self.e.send("ponderhit")
-        move, _ = self._read_bestmove(2.0)
+        move, _ = _bestmove_of(self.e.read_bestmove(2.0))
         return "bestmove " + self.legal("startpos", ponder, move, "go ponder + ponderhit")
-
-    def _read_bestmove(self, timeout: float) -> tuple[str | None, list[str]]:
-        """The bestmove of a search started with a raw `go` (ponder, bad arguments), which
-        the client's play() cannot send, and the error lines read before it."""
-        engine = self.e
-        started = time.monotonic()
-        deadline = started + timeout
-        errors = []
-        while True:
-            line = engine._read_line("search", deadline, started)
-            words = line.split()
-            if words[:3] == ["info", "string", "error:"]:
-                errors.append(line.split("error:", 1)[1].strip())
-            if words and words[0] == "bestmove":
-                if len(words) < 2:
-                    raise StepFailed("bestmove without a move")
-                return (None if words[1] == "(none)" else words[1]), errors
 
     def s_idle_stop(self) -> str:
         mark = len(self.e.log)
@@ -372,8 +354,7 @@ class Compliance:
         if not errors:
             raise StepFailed("no 'info string error' line for an illegal move in position")
         # the previous position (Black to move) must still be the engine's
-        self.e.send("go depth 1")
-        move, _ = self._read_bestmove(self.timeout)
+        move, _ = _bestmove_of(self.e.go_raw("go depth 1", timeout=self.timeout))
         self.legal("startpos", kept, move, "after the refused position, the previous one")
         return errors[0]
 
@@ -385,8 +366,8 @@ class Compliance:
 
     def s_err_go(self) -> str:
         self.e.set_position("startpos", OPENING)
-        self.e.send("go depth x movetime 200")
-        move, errors = self._read_bestmove(self.timeout)
+        lines = self.e.go_raw("go depth x movetime 200", timeout=self.timeout)
+        move, errors = _bestmove_of(lines)
         if not errors:
             raise StepFailed("no 'info string error' line for 'go depth x'")
         self.legal("startpos", OPENING, move, "go depth x movetime 200")
@@ -406,6 +387,17 @@ class Compliance:
         if code != 0:
             raise StepFailed(f"quit: exit code {code} (expected 0) after {took:.3f} s")
         return f"exit code 0 in {1000 * took:.0f} ms"
+
+
+def _bestmove_of(lines: list[str]) -> tuple[str | None, list[str]]:
+    """The move of the `bestmove` ending a raw search's lines (None for `(none)`), and the
+    texts of the `info string error:` lines before it."""
+    errors = [line.split("error:", 1)[1].strip() for line in lines
+              if line.split()[:3] == ["info", "string", "error:"]]
+    words = lines[-1].split()
+    if len(words) < 2:
+        raise StepFailed("bestmove without a move")
+    return (None if words[1] == "(none)" else words[1]), errors
 
 
 def format_result(result: StepResult) -> str:
