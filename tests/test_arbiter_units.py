@@ -169,6 +169,21 @@ def test_adjudication_by_score() -> None:
     assert _adjudicate(draw, [[0, 50], [0, -5]], 1, 4, names) is None
 
 
+def test_three_seat_resign_ranks_the_hopeless_seat_last() -> None:
+    adj = Adjudication(resign_moves=2, resign_score=500)
+    names = ["blue", "red", "green"]
+    assert _adjudicate(adj, [[0, 0], [-600], [0]], 1, 4, names) is None  # one move only
+    ranking, reason = _adjudicate(adj, [[0, 0], [-600, -900], [0]], 1, 5, names)
+    assert ranking == [[0, 2], [1]]  # the other two share first place
+    assert reason.startswith("red resigns by adjudication")
+    # a hopeless score that is not the mover's own does not end the game
+    assert _adjudicate(adj, [[0, 0], [-600, -900], [0]], 0, 5, names) is None
+    two = Adjudication(resign_moves=2, resign_score=500, resign_twosided=True)
+    assert _adjudicate(two, [[600, 100], [-600, -900], [0, 700]], 1, 6, names) is None
+    ranking, _ = _adjudicate(two, [[600, 100], [-600, -900], [500, 700]], 1, 6, names)
+    assert ranking == [[0, 2], [1]]  # green agrees; one other seat is enough
+
+
 def test_results_file_refuses_damage_inside(tmp_path: Path) -> None:
     from canter.adapters.arbiter_results import ResumeError
 

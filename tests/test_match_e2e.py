@@ -152,6 +152,24 @@ def test_three_seat_fault_ranks_the_faulting_seat_last(tmp_path: Path) -> None:
         assert game.tags["Ranking"].endswith(f"> {game.seat_tags[seat].lower()}")
 
 
+def test_three_seat_resign_adjudication(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    run("match", "--variant", "tri-camelot", "--engine", CANTER, "--engine", CANTER,
+        "--engine", bad("--score", "-3000", name="gloomy"), "--games", "3", "--depth", "1",
+        "--maxplies", "30", "--resign", "movecount=2 score=2000", "--concurrency", "3",
+        "--pgn", str(pgn))
+    for game in by_round(pgn).values():
+        seat = game.players.index("gloomy")
+        assert game.tags["Termination"] == "adjudication", game.tags
+        assert game.tags["Reason"].startswith(f"{game.seat_tags[seat].lower()} resigns")
+        # gloomy resigned after its second move: the game ended on that ply
+        assert len(game.moves) == 2 * 3 - 2 + seat
+        points = ["1/2"] * 3
+        points[seat] = "0"
+        assert game.result == "-".join(points)
+        assert game.tags["Ranking"].endswith(f"> {game.seat_tags[seat].lower()}")
+
+
 def test_sprt_stops_the_match(tmp_path: Path) -> None:
     openings = tmp_path / "openings.txt"
     openings.write_text("# first moves\nC6-B5\nC6-C7\nD6-D8\nE6-E8\nF6-F8\nG6-G8\n"

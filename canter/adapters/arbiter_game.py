@@ -55,9 +55,11 @@ class Player:
 
 @dataclass
 class Adjudication:
-    """`maxplies`: draw once that many plies are played (0: off). `resign_*`: two seats
-    only; a seat whose own score stays at or below -resign_score (cp) for resign_moves
-    consecutive moves loses (with `resign_twosided`, the opponent's score must agree).
+    """`maxplies`: draw once that many plies are played (0: off). `resign_*`: a seat whose
+    own score stays at or below -resign_score (cp) for resign_moves consecutive moves loses
+    (with `resign_twosided`, another seat's score must agree: the opponent's, or for three
+    seats at least one of the others'); three seats: it is ranked last, the others share
+    first place.
     `draw_*`: from full move `draw_movenumber` on, a draw once every seat's score stayed
     within +-draw_score for draw_moves consecutive moves."""
 
@@ -362,16 +364,23 @@ def _adjudicate(
     seat_names: list[str],
 ) -> tuple[list[list[int]], str] | None:
     nseats = len(scores)
-    if adj.resign_moves and nseats == 2:
+    if adj.resign_moves:
         own = scores[seat][-adj.resign_moves:]
-        other = scores[1 - seat][-adj.resign_moves:]
+        others = [s for s in range(nseats) if s != seat]
         losing = len(own) == adj.resign_moves and all(
             s is not None and s <= -adj.resign_score for s in own)
-        agreed = not adj.resign_twosided or (
-            len(other) == adj.resign_moves
-            and all(s is not None and s >= adj.resign_score for s in other))
+
+        def winning(other: int) -> bool:
+            recent = scores[other][-adj.resign_moves:]
+            return len(recent) == adj.resign_moves and all(
+                s is not None and s >= adj.resign_score for s in recent)
+
+        # two seats: the opponent must agree; three: at least one other seat must
+        agreed = not adj.resign_twosided or any(winning(o) for o in others)
         if losing and agreed:
-            return ([[1 - seat], [seat]],
+            # three seats: the rules know no resignation and the game between the other
+            # two is undecided, so they share first place (as after a fault)
+            return ([others, [seat]],
                     f"{seat_names[seat]} resigns by adjudication: score at or below "
                     f"{-adj.resign_score / 100:+.2f} for {adj.resign_moves} moves")
     if adj.draw_moves and plies >= adj.draw_movenumber * nseats:

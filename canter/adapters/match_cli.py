@@ -67,7 +67,7 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--maxplies", type=click.IntRange(0), default=0, metavar="N",
                      help="Adjudicate a draw after N plies (0: off)."),
         click.option("--resign", default=None, metavar="'movecount=N score=CP [twosided=B]'",
-                     help="Two seats: a seat whose score stays <= -CP for N moves loses."),
+                     help="A seat whose score stays <= -CP for N moves loses (3 seats: last)."),
         click.option("--draw", default=None, metavar="'movenumber=N movecount=N score=CP'",
                      help="Adjudicate a draw when every score stays within +-CP for N moves."),
         click.option("--pgn", default=None, metavar="FILE",
@@ -145,8 +145,6 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
     adjudication = Adjudication(maxplies=opts["maxplies"])
     if opts["resign"]:
-        if seats != 2:
-            raise click.BadParameter("resign adjudication is for two seats", param_hint="--resign")
         r = _fields(opts["resign"], "--resign",
                     {"movecount": int, "score": int, "twosided": bool})
         if "movecount" not in r or "score" not in r:

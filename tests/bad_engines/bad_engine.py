@@ -17,7 +17,8 @@ Protocol breaches (for `canter compliance`):
   --silent-errors        bad input gets no `info string error` line
   --move-when-over       a decided position gets a bestmove anyway, not `bestmove (none)`
   --bad-exit N           quit exits with code N
-Other: --name NAME (id name, default "bad").
+Other: --name NAME (id name, default "bad"); --score CP (the score its info lines report,
+default 0: e.g. a hopeless -3000 for resign adjudication).
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ class Bad:
         if a.slow_at_go == n:
             time.sleep(a.delay)
         if move is not None:
-            out(f"info depth 1 score cp 0 nodes 1 pv {move}")
+            out(f"info depth 1 score cp {a.score} nodes 1 pv {move}")
         if endless and self.pos.outcome() is None:
             self.pending_move = move
             self.search_over.clear()
@@ -251,6 +252,7 @@ def main() -> None:
     p.add_argument("--delay", type=float, default=1.0)
     p.add_argument("--illegal-chance", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--score", type=int, default=0)
     p.add_argument("--exit-code", type=int, default=7)
     p.add_argument("--bad-exit", type=int, default=0)
     for flag in ("ignore-stop", "late-isready", "silent-errors", "move-when-over"):
