@@ -241,6 +241,40 @@ def test_resume_refuses_a_file_of_another_run(tmp_path: Path) -> None:
     assert "use another output file" in proc.stderr
 
 
+def test_resume_checks_openings_seed_and_engines(tmp_path: Path) -> None:
+    pgn, book = tmp_path / "g.pgn", tmp_path / "o.txt"
+    book.write_text("C6-B5\nC6-C7\nD6-D8\nE6-E8\n")
+    base = ["match", "--engine", CANTER, "--engine", CANTER, "--depth", "1",
+            "--maxplies", "3", "--openings", str(book), "--pgn", str(pgn)]
+    random_order = ["--opening-order", "random"]
+    run(*base, *random_order, "--seed", "5", "--games", "2")
+    assert all(g.tags["Schedule"] for g in by_round(pgn).values())
+    before = pgn.read_text()
+
+    def refused(*args: str) -> str:
+        proc = run(*args, check=False)
+        assert proc.returncode == 1, proc.stdout
+        assert pgn.read_text() == before  # nothing played, nothing lost
+        return proc.stderr
+
+    # another seed: another schedule, even where it happens to pick the same opening
+    err = refused(*base, *random_order, "--seed", "6", "--games", "2")
+    assert "game 1" in err and "use another output file" in err
+    # the openings file changed under the run
+    book.write_text("D6-D8\nC6-B5\nC6-C7\nE6-E8\n")
+    err = refused(*base, *random_order, "--seed", "5", "--games", "2")
+    assert "started from startpos" in err and "--openings" in err
+    book.write_text("C6-B5\nC6-C7\nD6-D8\nE6-E8\n")
+    # the engines' limits changed
+    err = refused(*[a if a != "1" else "2" for a in base], *random_order, "--seed", "5",
+                  "--games", "2")
+    assert "belongs to another run" in err and "limits" in err
+    # the same run with more games extends it
+    proc = run(*base, *random_order, "--seed", "5", "--games", "4")
+    assert "Resuming: 2 of 4" in proc.stdout
+    assert sorted(by_round(pgn)) == [1, 2, 3, 4]
+
+
 def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:
     proc = run("match", "--engine", CANTER, "--games", "2", "--depth", "1", check=False)
     assert proc.returncode == 2 and "needs 2 --engine" in proc.stderr

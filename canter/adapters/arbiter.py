@@ -29,8 +29,9 @@ from canter.adapters.arbiter_game import (
 from canter.adapters.arbiter_openings import Opening
 from canter.adapters.arbiter_report import final_table, progress_line, sprt_state, summary
 from canter.adapters.arbiter_results import ResultsFile, ResumeError, Tally
-from canter.adapters.arbiter_schedule import Job
+from canter.adapters.arbiter_schedule import Job, game_key
 from canter.adapters.client import EngineError
+from canter.adapters.records import GameRecord
 
 
 class ArbiterError(Exception):
@@ -50,6 +51,9 @@ class RunConfig:
     sprt: dict[str, float] | None = None
     out: TextIO | None = None
     quiet: bool = False
+    # what makes two runs the same run besides the schedule (see game_key); recorded in
+    # every game's Schedule tag and checked when resuming
+    identity: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,6 +77,8 @@ class Arbiter:
         self.registry = EngineRegistry()
         self.file = ResultsFile(config.pgn) if config.pgn else None
         self._jobs_by_number = {j.number: j for j in config.jobs}
+        self.keys = {j.number: game_key(config.identity, j, config.openings[j.opening])
+                     for j in config.jobs}
 
     def say(self, text: str) -> None:
         out = self.config.out
@@ -112,6 +118,7 @@ class Arbiter:
                     f"{record.variant} {' vs '.join(record.players)}, but this run plays "
                     f"{self.config.settings.variant} {' vs '.join(expected)} as game "
                     f"{number}: use another output file for a different run")
+            self._check_schedule(record, job, number)
             if number in self.tally.entries:
                 raise ArbiterError(f"{self.file.path}: game {number} appears twice")
             self.tally.add(job, record)
@@ -119,6 +126,27 @@ class Arbiter:
             self.say(f"{ignored} games in {self.file.path} lie beyond this run's schedule "
                      "and are not counted")
         return self.tally.games
+
+    def _check_schedule(self, record: GameRecord, job: Job, number: int) -> None:
+        """A game of the file must be the game this run schedules under its number: same
+        opening, and (files written since the Schedule tag exists) the same key."""
+        assert self.file is not None
+        opening = self.config.openings[job.opening]
+        where = f"{self.file.path}: game {number} (line {record.line})"
+        advice = "use another output file for a different run, or the same command to resume"
+        book = list(opening.moves)
+        if record.start_position != opening.position or record.moves[:len(book)] != book:
+            played = " ".join([record.start_position or "startpos", *record.moves[:len(book)]])
+            wanted = " ".join([opening.position or "startpos", *book])
+            raise ArbiterError(
+                f"{where} started from {played}, but this run plays game {number} from "
+                f"{wanted} (another --openings file, --opening-order or --seed?): {advice}")
+        key = record.tags.get("Schedule")
+        if key is not None and key != self.keys[number]:
+            raise ArbiterError(
+                f"{where} belongs to another run (Schedule {key}, this run {self.keys[number]}):"
+                " the engines' commands, options or limits, the opening order or seed, or "
+                f"the seat orders differ: {advice}")
 
     # ------------------------------------------------------------ the run
 
@@ -213,6 +241,7 @@ class Arbiter:
         job = self._jobs_by_number[result.number]
         if result.number in self.tally.entries:
             return
+        result.record.tags["Schedule"] = self.keys[result.number]
         if self.file is not None:
             self.file.append(result.record)
         entry = self.tally.add(job, result.record)

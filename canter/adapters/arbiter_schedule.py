@@ -9,10 +9,12 @@ encounters are interleaved, so a run stopped early is still balanced.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from dataclasses import dataclass
 
-from canter.adapters.arbiter_openings import opening_order
+from canter.adapters.arbiter_openings import Opening, opening_order
 
 
 @dataclass(frozen=True)
@@ -67,3 +69,15 @@ def build_schedule(
                     break
                 jobs.append(Job(len(jobs) + 1, e, block, seats, picks[block]))
     return jobs
+
+
+def game_key(identity: object, job: Job, opening: Opening) -> str:
+    """What identifies game `job.number` of a run, hashed (the `Schedule` tag of its
+    record): the run's identity (variant, engines with their commands, options and limits,
+    the opening order and, for a random order, the seed), the game's players per seat, its
+    encounter and block, and its opening. The number of games is left out, so a run with
+    `--games` raised extends the same schedule; any other change gives new keys."""
+    data = [identity, job.number, job.encounter, job.block, list(job.players),
+            opening.position, list(opening.moves)]
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -183,8 +183,19 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         search_timeout=opts["search_timeout"],
         event=opts["event"] or f"canter {kind}",
     )
+    identity: dict[str, object] = {
+        "variant": variant,
+        "engines": [{"name": p.name, "cmd": p.spec.command, "dir": p.spec.cwd,
+                     "options": p.spec.options, "limits": p.control.text(),
+                     "margin": p.margin} for p in players],
+        "order": opts["opening_order"],
+        "all_orders": opts["all_orders"],
+    }
+    if opts["opening_order"] == "random":
+        identity["seed"] = opts["seed"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
-                       opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"])
+                       opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
+                       identity)
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
