@@ -18,6 +18,7 @@ from canter.adapters.records import read_games_file, replay_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bad_engines" / "bad_engine.py"
+FAKE = ROOT / "tests" / "fake_engines" / "scripted.py"
 CANTER = f"cmd={sys.executable} -m canter"
 
 
@@ -273,6 +274,31 @@ def test_resume_checks_openings_seed_and_engines(tmp_path: Path) -> None:
     proc = run(*base, *random_order, "--seed", "5", "--games", "4")
     assert "Resuming: 2 of 4" in proc.stdout
     assert sorted(by_round(pgn)) == [1, 2, 3, 4]
+
+
+def test_engine_io_log(tmp_path: Path) -> None:
+    pgn, log = tmp_path / "g.pgn", tmp_path / "io.log"
+    run("match", "--engine", CANTER,
+        "--engine", f"cmd={sys.executable} {FAKE} --stderr warming-up name=fake",
+        "--games", "2", "--depth", "1", "--maxplies", "5", "--pgn", str(pgn),
+        "--log", str(log))
+    lines = log.read_text().splitlines()
+    fields = [line.split(" ", 6) for line in lines]
+    assert all(len(f) == 7 and f[2] == "game" and f[5] in "<>!" for f in fields), lines[:5]
+    # the start-up check before the first game, stderr apart
+    assert ["-", "fake", "!", "warming-up"] in [f[3:] for f in fields]
+    assert ["-", "canter", ">", "uci"] == fields[0][3:]
+    for number, game in by_round(pgn).items():
+        for seat, name in enumerate(game.players):
+            gos = [f for f in fields if f[3:6] == [str(number), name, ">"]
+                   and f[6].startswith("go ")]
+            best = [f for f in fields if f[3:6] == [str(number), name, "<"]
+                    and f[6].startswith("bestmove ")]
+            assert len(gos) == len(best) == len(game.moves[seat::2]), (number, name)
+            # the moves of the record are the engine's answers, in order
+            assert [f[6].split()[1] for f in best] == game.moves[seat::2]
+    times = [f[0] + " " + f[1] for f in fields]
+    assert times == sorted(times)  # one game at a time: in time order
 
 
 def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from canter.adapters.arbiter_game import (
     Settings,
     play_game,
 )
+from canter.adapters.arbiter_log import EngineLog
 from canter.adapters.arbiter_openings import Opening
 from canter.adapters.arbiter_report import final_table, progress_line, sprt_state, summary
 from canter.adapters.arbiter_results import ResultsFile, ResumeError, Tally
@@ -54,6 +55,7 @@ class RunConfig:
     # what makes two runs the same run besides the schedule (see game_key); recorded in
     # every game's Schedule tag and checked when resuming
     identity: dict[str, object] = field(default_factory=dict)
+    log_path: str | None = None  # --log: every line exchanged with the engines
 
 
 @dataclass
@@ -176,7 +178,8 @@ class Arbiter:
             self.say(f"SPRT already decided ({state.decision}); no more games")
             outcome.stopped_by_sprt = True
             pending = []
-        pools = [EnginePool(cfg.settings, self.registry)
+        log = EngineLog(cfg.log_path) if cfg.log_path else None
+        pools = [EnginePool(cfg.settings, self.registry, log)
                  for _ in range(min(cfg.concurrency, max(1, len(pending))))]
         jobs: queue.Queue[Job] = queue.Queue()
         for job in pending:
@@ -227,6 +230,8 @@ class Arbiter:
                     self._record(payload, outcome)  # type: ignore[arg-type]
             for pool in pools:
                 pool.close()
+            if log is not None:
+                log.close()
         outcome.wall = time.monotonic() - started
         self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt))
         if cfg.json_path:

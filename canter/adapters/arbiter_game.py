@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from canter.adapters.arbiter_engines import EngineSpec
+from canter.adapters.arbiter_log import EngineLog
 from canter.adapters.arbiter_openings import Opening
 from canter.adapters.arbiter_tc import Clocks, TimeControl
 from canter.adapters.client import (
@@ -29,6 +30,7 @@ from canter.adapters.client import (
     EngineError,
     EngineProtocolError,
     EngineStalled,
+    LogRecord,
     PlayResult,
 )
 from canter.adapters.records import GameRecord, result_from_ranking, score_text
@@ -102,10 +104,13 @@ class GameAborted(Exception):
 class EnginePool:
     """The engine processes of one worker thread, one per player, kept between games."""
 
-    def __init__(self, settings: Settings, registry: EngineRegistry | None = None) -> None:
+    def __init__(self, settings: Settings, registry: EngineRegistry | None = None,
+                 log: EngineLog | None = None) -> None:
         self.settings = settings
         self.engines: dict[str, Engine] = {}
         self.registry = registry
+        self.log = log
+        self.game: int | None = None  # the game being played, for the I/O log
 
     def get(self, player: Player) -> Engine:
         engine = self.engines.get(player.name)
@@ -119,6 +124,7 @@ class EnginePool:
             name=player.name,
             timeout=self.settings.ready_timeout,
             log_limit=200,
+            on_line=None if self.log is None else self._log_line,
         )
         if self.registry is not None:
             self.registry.add(engine)
@@ -134,6 +140,10 @@ class EnginePool:
         self.engines[player.name] = engine
         return engine
 
+    def _log_line(self, record: LogRecord) -> None:
+        assert self.log is not None
+        self.log.write(self.game, record)
+
     def discard(self, player: Player) -> None:
         engine = self.engines.pop(player.name, None)
         if engine is not None:
@@ -145,6 +155,7 @@ class EnginePool:
             self.registry.remove(engine)
 
     def close(self) -> None:
+        self.game = None
         for engine in list(self.engines.values()):
             try:
                 engine.quit(timeout=1.0)
@@ -208,6 +219,7 @@ def play_game(
 ) -> GameResult:
     """Play one game, `players[seat]` in each seat. Faults become results; only
     GameAborted (the run is stopping) and configuration errors escape."""
+    pool.game = number
     pos = opening.start(settings.variant)
     variant = pos.variant
     seat_names = [s.name for s in variant.seats]

@@ -74,6 +74,9 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Game records, appended as games end; an existing file is resumed."),
         click.option("--json", "json_path", default=None, metavar="FILE",
                      help="Write a machine-readable summary at the end."),
+        click.option("--log", "log_path", default=None, metavar="FILE",
+                     help="Append every line exchanged with the engines (time, game, "
+                          "engine, direction) to FILE."),
         click.option("--event", default=None, help="Event tag of the records."),
         click.option("--ready-timeout", type=float, default=10.0, show_default=True,
                      metavar="SECONDS", help="Answer time allowed for uci/isready."),
@@ -195,7 +198,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["seed"] = opts["seed"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
-                       identity)
+                       identity, opts["log_path"])
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
