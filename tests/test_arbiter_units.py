@@ -196,3 +196,19 @@ def test_results_file_refuses_damage_inside(tmp_path: Path) -> None:
     with pytest.raises(ResumeError, match="damaged"):
         results.load()
     assert "???" in path.read_text()  # nothing truncated
+
+
+def test_progress_bar_score_elapsed_and_time_left() -> None:
+    from canter.adapters.arbiter_report import progress_bar
+
+    tally = Tally(["a", "b"])
+    jobs = [Job(n, 0, (n - 1) // 2, (0, 1) if n % 2 else (1, 0), 0) for n in range(1, 9)]
+    for job, result in zip(jobs, ["1-0", "1-0", "1/2-1/2"], strict=False):
+        tally.add(job, _record(job.number, result))
+    # a wins game 1 (white), loses game 2 (black), draws game 3: 1-1-1
+    # 3 of 8 done; 2 of them played in this run in 40 s: 20 s a game, 5 games left
+    line = progress_bar(tally, 8, ["a", "b"], 2, elapsed=40.0, played=2, width=200)
+    assert line == "[######----------] 3/8 | a 1-1-1 [0.500] Elo +0.0 | 0:40, ~1:40 left"
+    assert progress_bar(tally, 8, ["a", "b"], 2, 3725.0, 0, 200).endswith("1:02:05, ? left")
+    narrow = progress_bar(tally, 8, ["a", "b"], 2, 40.0, 2, width=30)
+    assert len(narrow) == 29 and narrow.endswith("...")

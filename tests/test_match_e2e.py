@@ -301,6 +301,37 @@ def test_engine_io_log(tmp_path: Path) -> None:
     assert times == sorted(times)  # one game at a time: in time order
 
 
+@pytest.mark.skipif(os.name != "posix", reason="pseudo-terminal")
+def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    import pexpect
+
+    pgn = tmp_path / "g.pgn"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "canter", "match", "--engine", CANTER, "--engine",
+         bad("--illegal-at-go", "2", name="cheat"), "--games", "4", "--depth", "1",
+         "--maxplies", "3", "--pgn", str(pgn)],
+        cwd=str(ROOT), encoding="utf-8", timeout=60, dimensions=(24, 120))
+    child.expect(pexpect.EOF)
+    out = child.before
+    child.close()
+    assert child.exitstatus == 0, out
+    draws = out.split("\r\x1b[2K")
+    bars = [d for d in draws if d[:2] in ("[#", "[-")]
+    # redrawn in place after each game (and while games play), ending at 4 of 4
+    for done in range(1, 5):
+        assert any(f"] {done}/4 | canter " in b for b in bars), bars
+    # cheat's second move is illegal as White (ply 3); as Black the game is drawn first
+    assert "] 4/4 | canter 2-0-2 [0.750]" in bars[-1] and "0:00 left" in bars[-1]
+    assert all(len(b.split("\r")[0].split("\n")[0]) < 120 for b in bars)
+    # each fault is printed as a line of its own above the bar; no per-game lines else
+    faults = [line for line in out.splitlines() if "(illegal move:" in line]
+    assert [line.split("\x1b[2K")[-1][:12] for line in faults] == ["[2/4] game 2",
+                                                                    "[4/4] game 4"]
+    assert "] game 1 " not in out and "] game 3 " not in out
+    assert "Score of canter vs cheat: 2 - 0 - 2" in out
+
+
 def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:
     proc = run("match", "--engine", CANTER, "--games", "2", "--depth", "1", check=False)
     assert proc.returncode == 2 and "needs 2 --engine" in proc.stderr

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,11 +29,26 @@ from canter.adapters.arbiter_game import (
 )
 from canter.adapters.arbiter_log import EngineLog
 from canter.adapters.arbiter_openings import Opening
-from canter.adapters.arbiter_report import final_table, progress_line, sprt_state, summary
+from canter.adapters.arbiter_report import (
+    final_table,
+    progress_bar,
+    progress_line,
+    sprt_state,
+    summary,
+)
 from canter.adapters.arbiter_results import ResultsFile, ResumeError, Tally
 from canter.adapters.arbiter_schedule import Job, game_key
 from canter.adapters.client import EngineError
 from canter.adapters.records import GameRecord
+
+CLEAR_LINE = "\x1b[2K"  # ANSI: erase the whole line (the cursor stays)
+
+
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class ArbiterError(Exception):
@@ -56,6 +72,9 @@ class RunConfig:
     # every game's Schedule tag and checked when resuming
     identity: dict[str, object] = field(default_factory=dict)
     log_path: str | None = None  # --log: every line exchanged with the engines
+    # "bar": a status line redrawn in place (on a terminal); "lines": a line per game;
+    # "auto": bar if `out` is a terminal
+    progress: str = "auto"
 
 
 @dataclass
@@ -81,12 +100,36 @@ class Arbiter:
         self._jobs_by_number = {j.number: j for j in config.jobs}
         self.keys = {j.number: game_key(config.identity, j, config.openings[j.opening])
                      for j in config.jobs}
+        out = config.out
+        self.bar = out is not None and not config.quiet and (
+            config.progress == "bar" or (config.progress == "auto" and _isatty(out)))
+        self._bar_shown = False
+        self._started = time.monotonic()
+        self._drawn_at = 0.0
+        self._played = 0
 
     def say(self, text: str) -> None:
+        """A line of its own; over a status line being redrawn, above it."""
         out = self.config.out
         if out is not None and not self.config.quiet:
+            if self._bar_shown:
+                out.write("\r" + CLEAR_LINE)
             out.write(text + "\n")
+            if self._bar_shown:
+                self._draw()
             out.flush()
+
+    def _draw(self) -> None:
+        """Redraw the status line in place (terminal only)."""
+        out = self.config.out
+        assert out is not None
+        width = shutil.get_terminal_size().columns
+        line = progress_bar(self.tally, len(self.config.jobs), self.names, self.config.seats,
+                            time.monotonic() - self._started, self._played, width)
+        out.write("\r" + CLEAR_LINE + line)
+        out.flush()
+        self._bar_shown = True
+        self._drawn_at = time.monotonic()
 
     # ------------------------------------------------------------ resume
 
@@ -166,7 +209,7 @@ class Arbiter:
 
     def run(self) -> RunOutcome:
         cfg = self.config
-        started = time.monotonic()
+        started = self._started = time.monotonic()
         resumed = self.load()
         outcome = RunOutcome(self.tally, resumed=resumed)
         total = len(cfg.jobs)
@@ -200,6 +243,8 @@ class Arbiter:
                 except queue.Empty:
                     if not any(t.is_alive() for t in workers) and results.empty():
                         break
+                    if self.bar and time.monotonic() - self._drawn_at >= 1.0:
+                        self._draw()  # the clocks move on between games
                     continue
                 if kind == "error":
                     raise payload  # type: ignore[misc]
@@ -232,6 +277,11 @@ class Arbiter:
                 pool.close()
             if log is not None:
                 log.close()
+        if self._bar_shown:  # leave the last state of the status line on the screen
+            self._draw()
+            assert cfg.out is not None
+            cfg.out.write("\n")
+            self._bar_shown = False
         outcome.wall = time.monotonic() - started
         self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt))
         if cfg.json_path:
@@ -253,8 +303,15 @@ class Arbiter:
         outcome.results.append(result)
         outcome.engine_time += result.engine_time
         outcome.plies += result.plies
-        self.say(progress_line(self.tally, len(self.config.jobs), entry, self.names,
-                               self.config.seats))
+        self._played += 1
+        line = progress_line(self.tally, len(self.config.jobs), entry, self.names,
+                             self.config.seats)
+        if not self.bar:
+            self.say(line)
+            return
+        if entry.termination not in ("normal", "adjudication", "max plies"):
+            self.say(line)  # a fault stays on the screen above the status line
+        self._draw()
 
     def _work(self, pool: EnginePool, jobs: queue.Queue[Job],
               results: queue.Queue[tuple[str, object]]) -> None:

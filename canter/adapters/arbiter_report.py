@@ -54,6 +54,11 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
         head += f" ({entry.termination}: {entry.reason})"
     elif entry.reason:
         head += f" ({entry.reason})"
+    return f"{head} | {running_score(tally, names, nseats)}"
+
+
+def running_score(tally: Tally, names: list[str], nseats: int) -> str:
+    """The score so far: W-L-D, score and Elo of a two-engine match, else points."""
     if nseats == 2 and len(names) == 2:
         w, d, lo = tally.score(0, 1)
         n = w + d + lo
@@ -72,7 +77,36 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
                 pts = w + 0.5 * d
             parts.append(f"{name} {pts:g}")
         running = "points " + ", ".join(parts)
-    return f"{head} | {running}"
+    return running
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapsed: float,
+                 played: int, width: int = 80) -> str:
+    """The redrawn status line of a terminal: a bar, games done of total, the running
+    score, the time since the start and the time left, estimated from the `played` games
+    this run finished in `elapsed` seconds (games read from the file for a resume took no
+    time here). At most `width` - 1 characters."""
+    done = tally.games
+    cells = 16
+    filled = cells * done // total if total else cells
+    bar = "#" * filled + "-" * (cells - filled)
+    left = "?"
+    if played and done < total:
+        left = "~" + _clock(elapsed / played * (total - done))
+    elif done >= total:
+        left = "0:00"
+    line = (f"[{bar}] {done}/{total} | {running_score(tally, names, nseats)} | "
+            f"{_clock(elapsed)}, {left} left")
+    if len(line) >= width:
+        line = line[: max(0, width - 4)] + "..."
+    return line
 
 
 def _points(p: object) -> str:

@@ -83,6 +83,10 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--search-timeout", type=float, default=60.0, show_default=True,
                      metavar="SECONDS",
                      help="A search without a clock (depth, nodes) stalls after this."),
+        click.option("--progress", type=click.Choice(["auto", "bar", "lines"]),
+                     default="auto", show_default=True,
+                     help="bar: one status line redrawn in place; lines: a line per game; "
+                          "auto: bar on a terminal."),
         click.option("--quiet", is_flag=True, help="Print nothing (use --json)."),
     ]
     for option in reversed(options):
@@ -198,7 +202,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["seed"] = opts["seed"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
-                       identity, opts["log_path"])
+                       identity, opts["log_path"], opts["progress"])
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
