@@ -585,28 +585,13 @@ def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[d
     """The start position, the moves, the tags and the move comments (as keyword arguments
     of `save_record`'s notes) of the first game in a record file.
     ValueError (with the record's own message) if it cannot be read or replayed."""
-    from canter.adapters.records import read_games_file, replay_game
-    from canter.engine import get_variant
+    from canter.adapters.records import game_positions, read_games_file
 
     games = read_games_file(path, allow_unterminated=True)
     if not games:
         raise ValueError("no game in the file")
     game = games[0]
-    replay = replay_game(game)
-    if replay.error is not None and replay.error[0] > 0:
-        ply, text, reason = replay.error
-        raise ValueError(f"move {ply} ({text}): {reason}")
-    if replay.error is not None and replay.final_position is None:
-        raise ValueError(replay.error[2])
-    variant = get_variant(game.variant)
-    text = game.start_position
-    start = Position.start(variant) if text is None else Position.from_string(text)
-    pos = start.copy()
-    moves = []
-    for word in game.moves:
-        move = parse_move(pos, word)
-        pos.push(move)
-        moves.append(move)
+    start, moves, _ = game_positions(game)  # ReplayError is a ValueError
     notes: list[dict | None] = []
     for comment in game.comments:
         if comment is None:

@@ -14,6 +14,7 @@ plain reader/writer stays light).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -596,68 +597,82 @@ class ReplayResult:
     error: tuple[int, str, str] | None = None
 
 
-def replay_game(game: GameRecord) -> ReplayResult:
-    """Play every move with canter's rules. Checks: the variant and start position, each
-    move's legality, no move after the game is decided, and a recorded result that
-    contradicts a decided game."""
+class ReplayError(ValueError):
+    """A record the rules refuse: `ply` is 1-based (0: the variant, rules or start
+    position), `position` the position before the refused move (None at ply 0)."""
+
+    def __init__(self, ply: int, move: str, reason: str, position=None) -> None:
+        super().__init__(f"move {ply} ({move}): {reason}" if ply else reason)
+        self.ply = ply
+        self.move = move
+        self.reason = reason
+        self.position = position
+
+
+def game_positions(game: GameRecord):
+    """The start position (with the record's rules), the moves and the final position,
+    every move checked by canter's rules; ReplayError at the first problem."""
     from canter.engine import (
         AmbiguousMoveError,
         IllegalMoveError,
         NotationError,
         Position,
         PositionError,
+        Rules,
         get_variant,
         parse_move,
     )
 
     try:
         variant = get_variant(game.variant)
-    except ValueError as exc:
-        return ReplayResult(None, None, None, (0, "", str(exc)))
+    except (KeyError, ValueError) as exc:
+        raise ReplayError(0, "", str(exc.args[0] if exc.args else exc)) from None
     try:
-        import dataclasses
-
-        from canter.engine import Rules
-
-        overrides = game.rule_overrides
-        rules = dataclasses.replace(Rules.for_variant(variant), **overrides)
+        rules = dataclasses.replace(Rules.for_variant(variant), **game.rule_overrides)
     except (ValueError, TypeError) as exc:
-        return ReplayResult(None, None, None, (0, "", f"bad Rules tag: {exc}"))
+        raise ReplayError(0, "", f"bad Rules tag: {exc}") from None
+    text = game.start_position
     try:
-        start = game.start_position
-        pos = (
-            Position.start(variant, rules)
-            if start is None
-            else Position.from_string(start, rules)
-        )
+        start = (Position.start(variant, rules) if text is None
+                 else Position.from_string(text, rules))
     except PositionError as exc:
-        return ReplayResult(None, None, None, (0, "", f"bad start position: {exc}"))
-    if pos.variant.name != variant.name:
-        return ReplayResult(
-            None, None, None, (0, "", f"the Position tag is not a {variant.name} position")
-        )
-    for ply, text in enumerate(game.moves, start=1):
+        raise ReplayError(0, "", f"bad start position: {exc}") from None
+    if start.variant.name != variant.name:
+        raise ReplayError(0, "", f"the Position tag is not a {variant.name} position")
+    pos = start.copy()
+    moves = []
+    for ply, word in enumerate(game.moves, start=1):
         outcome = pos.outcome()
         if outcome is not None:
-            return _stopped(pos, ply, text, f"the game was already over ({outcome.text()})")
+            raise ReplayError(ply, word, f"the game was already over ({outcome.text()})", pos)
         try:
-            move = parse_move(pos, text)
+            move = parse_move(pos, word)
         except AmbiguousMoveError as exc:
-            return _stopped(pos, ply, text, f"ambiguous: {exc}")
+            raise ReplayError(ply, word, f"ambiguous: {exc}", pos) from None
         except IllegalMoveError as exc:
-            return _stopped(pos, ply, text, f"illegal: {getattr(exc, 'reason', exc)}")
+            raise ReplayError(ply, word, f"illegal: {exc.reason}", pos) from None
         except (NotationError, ValueError) as exc:
-            return _stopped(pos, ply, text, str(exc))
+            raise ReplayError(ply, word, str(exc), pos) from None
         pos.push(move)
+        moves.append(move)
+    return start, moves, pos
+
+
+def replay_game(game: GameRecord) -> ReplayResult:
+    """Play every move with canter's rules. Checks: the variant and start position, each
+    move's legality, no move after the game is decided, and a recorded result that
+    contradicts a decided game."""
+    try:
+        _, _, pos = game_positions(game)
+    except ReplayError as exc:
+        final = exc.position.to_string() if exc.position is not None else None
+        return ReplayResult(final, None, None, (exc.ply, exc.move, exc.reason))
     outcome = pos.outcome()
     rules_result = (
-        result_from_ranking(outcome.ranking, variant.nseats) if outcome is not None else None
+        result_from_ranking(outcome.ranking, pos.variant.nseats) if outcome is not None
+        else None
     )
     result = ReplayResult(pos.to_string(), outcome.text() if outcome else None, rules_result)
     if rules_result is not None and game.result not in (UNFINISHED, rules_result):
         result.error = (0, game.result, f"the rules give {rules_result} ({outcome.text()})")
     return result
-
-
-def _stopped(pos: object, ply: int, move: str, reason: str) -> ReplayResult:
-    return ReplayResult(pos.to_string(), None, None, (ply, move, reason))  # type: ignore[attr-defined]

@@ -31,16 +31,7 @@ def _load_source(words: tuple[str, ...], variant: str, game_number: int):
 
 
 def _load_game(path: str, game_number: int):
-    from canter.adapters.records import RecordError, read_games_file
-    from canter.engine import (
-        AmbiguousMoveError,
-        IllegalMoveError,
-        NotationError,
-        Position,
-        PositionError,
-        get_variant,
-        parse_move,
-    )
+    from canter.adapters.records import RecordError, ReplayError, game_positions, read_games_file
 
     try:
         games = read_games_file(path, allow_unterminated=True)
@@ -53,21 +44,9 @@ def _load_game(path: str, game_number: int):
                                  param_hint="--game")
     game = games[game_number - 1]
     try:
-        variant = get_variant(game.variant)
-        start_text = game.start_position
-        start = Position.start(variant) if start_text is None else Position.from_string(start_text)
-    except (ValueError, KeyError, PositionError) as exc:
+        start, moves, _ = game_positions(game)
+    except ReplayError as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="GAME-FILE") from None
-    pos = start.copy()
-    moves = []
-    for ply, word in enumerate(game.moves, start=1):
-        try:
-            move = parse_move(pos, word)
-        except (NotationError, IllegalMoveError, AmbiguousMoveError) as exc:
-            raise click.BadParameter(f"{path}: move {ply} ({word}): {exc}",
-                                     param_hint="GAME-FILE") from None
-        pos.push(move)
-        moves.append(move)
     return start, moves, dict(game.tags), True
 
 
