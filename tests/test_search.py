@@ -241,3 +241,44 @@ def test_ponder_search_turns_timed_at_ponderhit():
     assert not thread.is_alive()
     assert out["done"] - hit < 1.2
     assert out["result"].best in pos.legal_moves()
+
+
+@pytest.mark.parametrize("variant,algorithm", [("camelot", "paranoid"),
+                                               ("tri-camelot", "paranoid"),
+                                               ("tri-camelot", "brs")])
+def test_legal_answers_along_random_games(variant, algorithm):
+    import random
+
+    rng = random.Random(5)
+    s = Searcher()
+    s.algorithm = algorithm
+    searched = 0
+    for _ in range(3):
+        pos = Position.start(variant)
+        while pos.outcome() is None and len(pos.move_stack) < 120:
+            moves = pos.legal_moves()
+            if len(pos.move_stack) % 9 == 4:
+                result = s.search(pos, Limits(nodes=150), lambda i: None, StopFlag())
+                assert result.best in moves
+                if result.ponder is not None:
+                    pos.push(result.best)
+                    assert result.ponder in pos.legal_moves()
+                    pos.pop()
+                searched += 1
+            pos.push(rng.choice(moves))
+    assert searched >= 10
+
+
+def test_searchmoves_restrict_the_root():
+    pos = Position.start("camelot")
+    allowed = [m for m in pos.legal_moves() if pos.variant.cell_name(m.start) == "J6"]
+    result, infos = search(pos, depth=2, searchmoves=allowed)
+    assert result.best in allowed
+    assert all(i.pv[0] in allowed for i in infos)
+
+
+def test_finished_game_has_no_best_move():
+    pos = setup("camelot", w="F16 G16 A4", b="A9 A10", turn="b")
+    assert pos.outcome() is not None
+    result, _ = search(pos, depth=2)
+    assert result.best is None
