@@ -30,6 +30,7 @@ class Weights:
     hanging: int = 0
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
+    versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
 
 
 TRI_WEIGHTS = Weights(race_step=25)
@@ -185,7 +186,12 @@ class Evaluator:
             diff = sc[seat] - sc[1 - seat]
         else:
             others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
-            diff = sc[seat] - (sum(others) // len(others) if others else 0)
+            if not others:
+                diff = sc[seat]
+            elif self.w.versus_max:
+                diff = sc[seat] - max(others)
+            else:
+                diff = sc[seat] - sum(others) // len(others)
         return self._endgame(pos, seat, diff)
 
     def _endgame(self, pos: Position, seat: int, diff: int) -> int:
