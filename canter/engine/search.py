@@ -22,7 +22,6 @@ from dataclasses import replace
 from canter.engine import movegen
 from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
-from canter.engine.passes import searchable_copy
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
 from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -416,7 +415,7 @@ class Search:
         self.t0 = time.monotonic()
         self.stop = stop
         self.root_pos = pos
-        self.pos = pos = searchable_copy(pos)
+        self.pos = pos = pos.copy()  # the searcher pushes and pops on its own copy
         self.ev = self.evaluator(pos)
         self.nseats = pos.variant.nseats
         self.three = self.nseats > 2
