@@ -6,15 +6,12 @@ from __future__ import annotations
 import queue
 import re
 import subprocess
-import sys
-import threading
 import time
 
 import pytest
+from pipe_engine import ENGINE_CMD, PipeEngine
 
 from canter.engine import Position, format_move, get_variant, parse_move
-
-ENGINE_CMD = [sys.executable, "-m", "canter"]
 
 # Every line the dialect may print (docs/protocol.md, "CECP-style dialect").
 MOVE = r"[A-L]\d{1,2}(?:[-x][A-L]\d{1,2})+"
@@ -34,39 +31,12 @@ LAST_CAPTURE = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - -
 TRI_DOUBLE_TAKE = "tri-camelot 4/5/6/5/6/5/6/5/4/5/4/3/4/3/g1/3/r1/b b 0,0,0 - - 0 40"
 
 
-class Engine:
-    """A canter process on pipes; a thread reads its output so reads can time out."""
-
+class Engine(PipeEngine):
     def __init__(self) -> None:
-        self.proc = subprocess.Popen(ENGINE_CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, bufsize=0)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.seen: list[str] = []
-        self.stderr: list[bytes] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
-
-    def _read(self) -> None:
-        for raw in iter(self.proc.stdout.readline, b""):
-            self.lines.put(raw.decode("utf-8").rstrip("\n"))
-        self.lines.put(None)
+        super().__init__(OUTPUT_GRAMMAR)
 
     def send(self, *texts: str) -> None:
-        self.proc.stdin.write("".join(t + "\n" for t in texts).encode())
-        self.proc.stdin.flush()
-
-    def read(self, timeout: float = 10.0) -> str:
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output within {timeout} s; seen: {self.seen[-8:]}") \
-                from None
-        if line is None:
-            self.lines.put(None)
-            raise AssertionError(f"the engine closed its output; seen: {self.seen[-8:]}")
-        self.seen.append(line)
-        assert OUTPUT_GRAMMAR.match(line), f"stray output line: {line!r}"
-        return line
+        self.send_bytes("".join(t + "\n" for t in texts).encode())
 
     def until(self, pattern: str, timeout: float = 10.0) -> tuple[str, list[str]]:
         """Read until a line matches; returns it and the lines before it."""
@@ -94,18 +64,6 @@ class Engine:
         self.send("xboard", "protover 2")
         self.until("feature done=1")
         self.send(*setup)
-
-    def close(self) -> int:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-            except (BrokenPipeError, OSError):
-                pass
-        try:
-            return self.proc.wait(timeout=10)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
 
 
 @pytest.fixture

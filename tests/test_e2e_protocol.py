@@ -9,16 +9,13 @@ import random
 import re
 import shutil
 import subprocess
-import sys
-import threading
 import time
 
 import pytest
+from pipe_engine import ENGINE_CMD, PipeEngine
 
 from canter.engine import Position, format_move, get_variant, parse_move
 from canter.engine.perft import perft
-
-ENGINE_CMD = [sys.executable, "-m", "canter"]
 
 # Every line the UCI-style dialect may print starts like one of these (docs/protocol.md).
 OUTPUT_GRAMMAR = re.compile(
@@ -35,49 +32,12 @@ AMBIGUOUS = "camelot 2/2bb4/10/b3bb5b/5w6/12/12/12/12/12/12/12/w10w/10/8/2 w 0,0
 CAPTURE_DUTY = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30"
 
 
-class Engine:
-    """A canter process on pipes; a thread reads its output so reads can time out."""
-
+class Engine(PipeEngine):
     def __init__(self, cmd: list[str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            cmd or ENGINE_CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, bufsize=0,
-        )
-        self.queue: queue.Queue[str | None] = queue.Queue()
-        self.all_lines: list[str] = []
-        self.stderr: list[bytes] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _read(self) -> None:
-        for raw in iter(self.proc.stdout.readline, b""):
-            line = raw.decode("utf-8")
-            assert line.endswith("\n")
-            self.queue.put(line[:-1])
-        self.queue.put(None)
-
-    def _drain(self) -> None:
-        for raw in iter(self.proc.stderr.readline, b""):
-            self.stderr.append(raw)
+        super().__init__(OUTPUT_GRAMMAR, cmd)
 
     def send(self, text: str, end: str = "\n") -> None:
         self.send_bytes((text + end).encode("utf-8"))
-
-    def send_bytes(self, data: bytes) -> None:
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def read(self, timeout: float = 10.0) -> str:
-        try:
-            line = self.queue.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output within {timeout} s") from None
-        if line is None:
-            self.queue.put(None)
-            raise AssertionError("the engine closed its output")
-        self.all_lines.append(line)
-        assert OUTPUT_GRAMMAR.match(line), f"stray output line: {line!r}"
-        return line
 
     def until(self, prefix: str, timeout: float = 10.0) -> list[str]:
         """Lines up to and including the first starting with `prefix`."""
@@ -95,11 +55,11 @@ class Engine:
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             try:
-                line = self.queue.get(timeout=left)
+                line = self.lines.get(timeout=left)
             except queue.Empty:
                 break
             if line is None:
-                self.queue.put(None)
+                self.lines.put(None)
                 break
             out.append(line)
         return out
@@ -116,16 +76,6 @@ class Engine:
             self.send(command)
         self.send("isready")
         return self.until("readyok")[:-1]
-
-    def close(self) -> int:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-            except (BrokenPipeError, OSError):
-                pass
-        code = self.proc.wait(10)
-        self.proc.stdin.close()
-        return code
 
 
 @pytest.fixture
@@ -192,7 +142,7 @@ def test_quit_during_infinite_search_answers_then_exits_zero():
     assert not any(x.startswith("bestmove") for x in e.quiet(0.2))
     e.send("quit")
     rest = e.until("bestmove")
-    assert sum(line.startswith("bestmove") for line in e.all_lines) == 1, rest
+    assert sum(line.startswith("bestmove") for line in e.seen) == 1, rest
     assert e.proc.wait(10) == 0
 
 
@@ -439,7 +389,7 @@ def play_game(variant_name: str, seed: int, engine_seats: set[int], max_plies: i
             moves.append(answer)
         outcome = pos.outcome()
         assert outcome is not None, "the game did not end"
-        assert e.all_lines[-2] == f"info string result {outcome.text()}"
+        assert e.seen[-2] == f"info string result {outcome.text()}"
         assert e.ask("result", "result") == f"result {outcome.text()}"
     finally:
         assert e.close() == 0
