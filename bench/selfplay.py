@@ -83,8 +83,10 @@ class SearchPlayer:
         return self.searcher.search(pos, self.limits, lambda i: None, StopFlag()).best
 
 
-def play(variant: str, players: list, opening_seed: int, opening_plies: int) -> list[float]:
-    """One game; returns points per seat."""
+def play(variant: str, players: list, opening_seed: int, opening_plies: int,
+         report: list | None = None) -> list[float]:
+    """One game; returns points per seat. `report`, if given, receives the final position
+    and the last moves (for --show-losses)."""
     pos = Position.start(get_variant(variant))
     n = pos.variant.nseats
     rng = random.Random(opening_seed)
@@ -98,13 +100,17 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int) -> 
     while pos.outcome() is None and len(pos.move_stack) < MAX_PLIES:
         pos.push(players[pos.turn].move(pos))
     out = pos.outcome()
+    if report is not None:
+        last = [str(m) for m in pos.move_stack[-6:]]
+        report.append(f"{out or 'unfinished'} after {len(pos.move_stack)} plies; "
+                      f"last moves {' '.join(last)}\n{pos}")
     if out is None or out.winner is None:
         return [1 / n] * n
     return [1.0 if s == out.winner else 0.0 for s in range(n)]
 
 
-def _job(args) -> tuple[int, list[float], int]:
-    """(game index, points per seat, plies) for one game of the match."""
+def _job(args) -> tuple[int, list[float], str]:
+    """(game index, points per seat, report) for one game of the match."""
     index, variant, kind, nodes, off, opening, base, algorithm = args
     n = get_variant(variant).nseats
     seed = 1000 + index
@@ -125,8 +131,9 @@ def _job(args) -> tuple[int, list[float], int]:
                 players.append(GreedyPlayer(seed * 7 + s))
             else:  # ablation: the others are the searcher with a feature switched off
                 players.append(SearchPlayer(nodes, algorithm, options=off))
-    points = play(variant, players, seed, opening)
-    return index, points, 0
+    report: list = []
+    points = play(variant, players, seed, opening, report)
+    return index, points, report[0]
 
 
 def _assignments(n: int) -> list[tuple[str, ...]]:
@@ -159,6 +166,8 @@ def main() -> None:
     ap.add_argument("--base", default="", help="search options of the tested build")
     ap.add_argument("--algorithm", default="brs", choices=("paranoid", "brs"),
                     help="three-seat search of the tested build")
+    ap.add_argument("--show-losses", action="store_true",
+                    help="print how every game the searcher did not win ended")
     a = ap.parse_args()
     off, base = _options(a.off), _options(a.base)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
@@ -169,7 +178,7 @@ def main() -> None:
     total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
     score = wins = losses = 0.0
     with Pool(a.jobs) as pool:
-        for index, points, _ in pool.imap_unordered(_job, jobs):
+        for index, points, report in pool.imap_unordered(_job, jobs):
             if a.opponent == "algorithms":
                 combos = [c for c in _assignments(n) if len(set(c)) == 2]
                 for s, algo in enumerate(combos[index % len(combos)]):
@@ -180,6 +189,9 @@ def main() -> None:
                 score += p
                 wins += p == 1.0
                 losses += p == 0.0
+                if a.show_losses and p < 1.0:
+                    seat = get_variant(a.variant).seats[index % n].name
+                    sys.stderr.write(f"\ngame {index} (searcher {seat}): {report}\n")
             sys.stderr.write(".")
             sys.stderr.flush()
     sys.stderr.write("\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from canter.engine.position import Position
+from canter.engine.threats import Reach
 from canter.engine.variant import Variant
 
 
@@ -31,9 +32,14 @@ class Weights:
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
     versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
+    # Three seats: a seat that can enter its target castle in 1 (2) moves counting canter
+    # chains (threats.py). Any opponent's entry ends the game for us, so the opponents'
+    # term is the largest of theirs, not the mean.
+    threat1: int = 0
+    threat2: int = 0
 
 
-TRI_WEIGHTS = Weights(race_step=25)
+TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -96,6 +102,8 @@ class Evaluator:
         self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
         self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
         self.target_bits = variant.target_bits
+        self.reach = Reach(variant) if n > 2 else None
+        self.threat = (0, weights.threat1, weights.threat2, 0)
 
     def _zone(self, dist: list[int], radius: int) -> int:
         bits = 0
@@ -192,7 +200,26 @@ class Evaluator:
                 diff = sc[seat] - max(others)
             else:
                 diff = sc[seat] - sum(others) // len(others)
+            if self.w.threat1 or self.w.threat2:
+                diff += self._threats(pos, seat)
         return self._endgame(pos, seat, diff)
+
+    def _threats(self, pos: Position, seat: int) -> int:
+        """Own castle-entry reach minus the nearest opponent's (whoever's castle it aims at:
+        either entry ends the game)."""
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        reach = self.reach
+        threat = self.threat
+        mine = threat[reach.moves_to_target(pos.occ, seat, allocc, pos.kn)] if pos.occ[seat] else 0
+        worst = 0
+        for s in range(self.variant.nseats):
+            if s != seat and pos.occ[s] and s not in pos.eliminated:
+                t = threat[reach.moves_to_target(pos.occ, s, allocc, pos.kn)]
+                if t > worst:
+                    worst = t
+        return mine - worst
 
     def _endgame(self, pos: Position, seat: int, diff: int) -> int:
         """Two pieces against one is not a win: a leader with at most two pieces gets a

@@ -153,6 +153,15 @@ class Search:
         if pos.duty[seat] >= 0:
             return False
         v = pos.variant
+        if self.three and self.ev.reach is not None and self.ev.w.threat1:
+            # Canter chains too: a cheap bit-set estimate, confirmed by the move generator.
+            allocc = 0
+            for bits in pos.occ:
+                allocc |= bits
+            if self.ev.reach.moves_to_target(pos.occ, seat, allocc) != 1:
+                return False
+            target = v.target_bits[seat]
+            return any(target >> m.end & 1 for m in movegen.generate(pos))
         target = v.target_bits[seat]
         own = pos.occ[seat]
         if v.target_pieces - (own & target).bit_count() != 1:
