@@ -176,6 +176,41 @@ class Search:
                 return True
         return False
 
+    def _threatened(self, pos: Position) -> bool:
+        """Three seats: can an opponent of the root enter its target castle in one move
+        (bit-set estimate, threats.py)?"""
+        reach = self.ev.reach
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        for s in range(self.nseats):
+            if s != self.root and pos.occ[s] and s not in pos.eliminated:
+                if reach.moves_to_target(pos.occ, s, allocc, pos.kn) == 1:
+                    return True
+        return False
+
+    def _quiet_replies(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        pos = self.pos
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._static(pos)
+        sign = self._sign(pos.turn)
+        best = -INF
+        for m in moves:
+            pos.push(m)
+            if self._sign(pos.turn) != sign:
+                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+            else:
+                score = self.qsearch(alpha, beta, ply + 1, qply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
     # ---- move ordering -------------------------------------------------------------
     def _order(self, pos: Position, moves: list, tt_move, ply: int) -> list:
         if len(moves) < 2:
@@ -334,7 +369,12 @@ class Search:
         if not movegen.must_capture(pos):
             if self._wins_now(pos):
                 return WIN - ply - 1
-            return self._static(pos)
+            if not (self.threat_ext and qply < self.threat_ext and pos.turn == self.root
+                    and self._threatened(pos)):
+                return self._static(pos)
+            # An opponent enters a castle next move unless the root seat stops it: its
+            # moves are searched (no stand-pat), and the threat checked at the next leaf.
+            return self._quiet_replies(alpha, beta, ply, qply)
         if qply >= self.qdepth or ply >= MAX_PLY - 1:
             return self._static(pos)
         key = pos.hash ^ self.salt
@@ -448,6 +488,9 @@ class Search:
         self.qdepth = self.options.get("qdepth", QDEPTH)
         self.extend = bool(self.options.get("extend", 1))
         self.lmr = bool(self.options.get("lmr", 0))
+        # Three seats: quiet plies of the root seat searched at a leaf where an opponent
+        # threatens a castle entry (0 = off).
+        self.threat_ext = self.options.get("threat_ext", 0) if pos.variant.nseats > 2 else 0
         self.tt.new_search()
         brs = self.three and algorithm == "brs"
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
