@@ -12,8 +12,8 @@ import click
 
 # name -> (module, attribute, one-line help). Each module owns its click command.
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "perft": ("canter.engine.perft_cli", "perft", "Count move-tree leaves (move generator test)."),
-    "bench": ("canter.engine.bench_cli", "bench", "Search fixed positions; print nodes and nps."),
+    "perft": ("canter.adapters.perft_cli", "perft", "Count the move tree (move generator test)."),
+    "bench": ("canter.adapters.bench_cli", "bench", "Search fixed positions; print nodes and nps."),
     "match": ("canter.adapters.match_cli", "match", "Play a match between engines."),
     "tournament": ("canter.adapters.match_cli", "tournament", "Round-robin or gauntlet."),
     "replay": ("canter.adapters.records_cli", "replay", "Validate a game-record file."),
