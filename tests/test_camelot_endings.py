@@ -90,9 +90,11 @@ def test_hundred_quiet_plies_draw():
 
 
 def test_castle_entry_resets_the_quiet_count():
-    s = "camelot 2/w7/10/12/b11/12/12/12/12/12/12/w11/12/10/8/2 w 0,0 - - 99 99"
-    entered = play(Position.from_string(s), "C15-D16") if False else None
-    assert entered is None
-    pos = Position.from_string(s)
-    play(pos, "C15-C14")
-    assert pos.outcome().text() == "draw: 100 plies without capture or castle entry"
+    entered = setup(w="F15 L8", b="A4 B4")
+    entered.quiet = entered.ply = 99
+    play(entered, "F15-F16")
+    assert entered.quiet == 0 and entered.outcome() is None
+    stepped = setup(w="F15 L8", b="A4 B4")
+    stepped.quiet = stepped.ply = 99
+    play(stepped, "F15-E15")
+    assert stepped.outcome().text() == "draw: 100 plies without capture or castle entry"

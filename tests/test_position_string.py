@@ -57,6 +57,11 @@ def test_moves_played_from_a_string():
         (START.replace(" - - ", " Z9 - "), "duties", "unknown cell"),
         (START.replace(" - - ", " - b "), "eliminated", "still has pieces"),
         (START.replace(" 0 0", " x 0"), "quiet", "whole number"),
+        (START.replace(" 0 0", " 00 0"), "quiet", "whole number"),
+        (START.replace(" 0 0", " 5 2"), "quiet", "cannot exceed"),
+        (START.replace(" 0 0", " 0 01"), "ply", "whole number"),
+        (START.replace(" 0,0 ", " 0,01 "), "castle-moves", "whole numbers"),
+        (START.replace("/8/2 w", "/8/02 w"), "placement", "written '02'"),
         (START + " extra", "fields", "expected 8 fields"),
     ],
 )

@@ -56,6 +56,11 @@ def format_position(pos: Position) -> str:
     ])
 
 
+def _whole(text: str) -> bool:
+    """A whole number in its one spelling (no sign, no leading zero)."""
+    return text.isdigit() and (text == "0" or not text.startswith("0"))
+
+
 def parse_position(text: str, rules: Rules | None = None) -> Position:
     parts = text.split()
     if not parts:
@@ -85,8 +90,10 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         i = 0
         for token in re.findall(r"\d+|\D", row):
             if token.isdigit():
-                if int(token) == 0:
-                    raise PositionError("placement", f"rank {rank}: a run of 0 empty cells")
+                if token.startswith("0"):
+                    # One spelling per position: no zero runs, no leading zeros.
+                    raise PositionError("placement", f"rank {rank}: a run of empty cells "
+                                        f"written '{token}'")
                 i += int(token)
                 continue
             if token not in letters:
@@ -109,7 +116,7 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         known = ", ".join(s.letter for s in variant.seats)
         raise PositionError("turn", f"'{turn}' is not a seat letter ({known})") from None
     counts = castle_moves.split(",")
-    if len(counts) != variant.nseats or not all(c.isdigit() for c in counts):
+    if len(counts) != variant.nseats or not all(_whole(c) for c in counts):
         raise PositionError("castle-moves", f"expected {variant.nseats} whole numbers "
                             f"separated by ',', got '{castle_moves}'")
     for seat, c in enumerate(counts):
@@ -153,8 +160,10 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         raise PositionError("turn", "the seat to move is eliminated")
     pos.eliminated = out
     for name, value in (("quiet", quiet), ("ply", ply)):
-        if not value.isdigit():
+        if not _whole(value):
             raise PositionError(name, f"expected a whole number, got '{value}'")
+    if int(quiet) > int(ply):
+        raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} plies played")
     pos.quiet = int(quiet)
     pos.ply = int(ply)
     pos.reset_derived()
