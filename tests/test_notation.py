@@ -79,6 +79,13 @@ def test_errors_name_the_problem(text, error, message):
         parse_move(pos, text)
 
 
+def test_a_jump_written_as_a_canter_is_explained():
+    pos = setup(w="F8 L8", b="F9 A13")
+    with pytest.raises(IllegalMoveError, match=r"F9 holds an enemy piece; a jump is written "
+                                               r"with 'x' \(F8xF10\)"):
+        parse_move(pos, "F8-F10")
+
+
 def test_moves_after_the_end_are_refused_with_the_result():
     pos = setup(w="F16 G16 L8", b="A4 B4", turn="b")
     pos.reset_derived()

@@ -14,7 +14,7 @@ from canter.engine.posstring import PositionError
 from canter.engine.variant import VARIANT_NAMES
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("depth", type=click.IntRange(0, 20))
 @click.option("--variant", type=click.Choice(VARIANT_NAMES), default="camelot",
               show_default=True, help="Start position of this game (ignored with --position).")

@@ -157,6 +157,10 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
                 raise IllegalMoveError(shown, f"{leg} is neither a step to a neighbour nor a "
                                        "leap over one cell")
             elif not (own & ~sb) >> over & 1:
+                if (allocc & ~own & ~captured) >> over & 1:
+                    raise IllegalMoveError(shown, f"{leg}: {names[over]} holds an enemy "
+                                           f"piece; a jump is written with 'x' "
+                                           f"({names[cur]}x{names[nxt]})")
                 raise IllegalMoveError(shown, f"{leg}: a canter leaps over a piece of one's "
                                        f"own, and {names[over]} holds none")
             if (v.own_bits[seat] >> nxt) & 1:
