@@ -183,7 +183,9 @@ def test_engine_dies_in_handshake():
 def test_engine_that_cannot_start():
     with pytest.raises(EngineDied) as info:
         Engine.start(["/nonexistent/engine-binary"])
-    assert info.value.step == "start" and "cannot start" in str(info.value)
+    assert info.value.step == "start" and info.value.exit_code is None
+    assert str(info.value) == ("engine could not be started: "
+                               "No such file or directory: /nonexistent/engine-binary")
 
 
 def test_stall_in_search_then_close():

@@ -28,6 +28,18 @@ def test_canter_passes() -> None:
     assert "27 passed, 0 failed" in out
 
 
+def test_an_engine_that_cannot_start_fails_once_and_skips_the_rest() -> None:
+    code, steps, out = compliance("/no/such/engine --flag")
+    assert code == 1, out
+    assert steps == {"handshake": "FAIL"}, out
+    lines = out.splitlines()
+    assert lines[0].endswith("cannot start the engine: No such file or directory: "
+                             "/no/such/engine"), out
+    assert lines[1] == "SKIP  26 remaining steps (the engine cannot be started)", out
+    assert lines[2] == "0 passed, 1 failed: handshake, 26 not run", out
+    assert len(lines) == 3 and "exit code None" not in out, out
+
+
 def test_broken_engine_fails_the_right_steps() -> None:
     code, steps, out = compliance(sys.executable, str(BAD), "--silent-errors",
                                   "--move-when-over", "--bad-exit", "3")

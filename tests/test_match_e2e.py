@@ -342,7 +342,10 @@ def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "NoSuch" in proc.stderr
     proc = run("match", "--engine", "cmd=/no/such/engine", "--engine", CANTER, "--depth", "1",
                check=False)
-    assert proc.returncode == 1 and "does not start" in proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    assert ("engine engine (/no/such/engine) could not be started: No such file or directory"
+            in proc.stderr), proc.stderr
+    assert "exit code None" not in proc.stderr
     bad_openings = tmp_path / "o.txt"
     bad_openings.write_text("C6-B5\nC6-Z9\n")
     proc = run("match", "--engine", CANTER, "--engine", CANTER, "--depth", "1",

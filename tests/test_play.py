@@ -198,7 +198,7 @@ def test_a_broken_engine_costs_the_hint_not_the_game() -> None:
                   "--engine", "/nonexistent/engine --flag")
     child.expect("white> ")
     child.sendline("hint")
-    child.expect("no hint: engine error: engine died during start")
+    child.expect("no hint: engine error: engine could not be started: No such file")
     child.expect("white> ")
     child.sendline("F15-F16")
     child.expect("game over: white wins: two pieces in the black castle")

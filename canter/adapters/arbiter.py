@@ -38,7 +38,7 @@ from canter.adapters.arbiter_report import (
 )
 from canter.adapters.arbiter_results import ResultsFile, ResumeError, Tally
 from canter.adapters.arbiter_schedule import Job, game_key
-from canter.adapters.client import EngineError
+from canter.adapters.client import EngineDied, EngineError
 from canter.adapters.records import GameRecord
 
 CLEAR_LINE = "\x1b[2K"  # ANSI: erase the whole line (the cursor stays)
@@ -202,8 +202,10 @@ class Arbiter:
             try:
                 pool.get(player)
             except EngineError as exc:
+                what = (f"could not be started: {exc.reason}"
+                        if isinstance(exc, EngineDied) and exc.reason else f"does not start: {exc}")
                 raise ArbiterError(f"engine {player.name} ({' '.join(player.spec.command)}) "
-                                   f"does not start: {exc}") from None
+                                   f"{what}") from None
             except ValueError as exc:
                 raise ArbiterError(f"engine {player.name}: {exc}") from None
 

@@ -360,7 +360,7 @@ def _start_fault(seat: int, name: str, exc: EngineError, timeout: float) -> _Fau
         return _Fault(seat, "stall", f"{name} stalled: no {what} within {_seconds(timeout)}")
     if isinstance(exc, EngineDied):
         if exc.step == "start":
-            detail = exc.tail[-1] if exc.tail else "cannot start"
+            detail = exc.reason or (exc.tail[-1] if exc.tail else "unknown reason")
             return _Fault(seat, "crash", f"{name} could not be started: {detail}")
         return _Fault(seat, "crash",
                       f"{name} crashed during {exc.step} (exit code {exc.exit_code})")

@@ -61,18 +61,31 @@ __all__ = [
 # ---------------------------------------------------------------- errors
 
 
+def _start_reason(exc: OSError) -> str:
+    """'No such file or directory: ./x' rather than Python's '[Errno 2] ...' spelling."""
+    if exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return str(exc)
+
+
 class EngineError(Exception):
     """Base of everything the client raises about an engine."""
 
 
 class EngineDied(EngineError):
     """The process ended (or closed its output). `exit_code` is the return code
-    (negative: killed by that signal); `tail` holds its last output lines."""
+    (negative: killed by that signal); `tail` holds its last output lines. A process that
+    could not be started at all (step "start") has no exit code; `reason` says why."""
 
-    def __init__(self, step: str, exit_code: int | None, tail: Sequence[str] = ()):
+    def __init__(self, step: str, exit_code: int | None, tail: Sequence[str] = (),
+                 reason: str | None = None):
         self.step = step
         self.exit_code = exit_code
         self.tail = list(tail)
+        self.reason = reason
+        if reason is not None:
+            super().__init__(f"engine could not be started: {reason}")
+            return
         detail = f"; last output: {self.tail[-1]!r}" if self.tail else ""
         super().__init__(f"engine died during {step} (exit code {exit_code}){detail}")
 
@@ -380,7 +393,7 @@ class Engine:
             )
         except OSError as exc:
             self._close_log()
-            raise EngineDied("start", None, [f"cannot start {self.command!r}: {exc}"]) from exc
+            raise EngineDied("start", None, reason=_start_reason(exc)) from exc
         self.pid: int = self._proc.pid
 
     # ------------------------------------------------------------ life cycle

@@ -3,7 +3,10 @@
 shown under a failure, exit code 1 if any step failed.
 
 Every move the engine sends is judged with canter's rules. A step that leaves the engine
-dead or stuck restarts it, so one fault does not fail every later step.
+dead or stuck restarts it, so one fault does not fail every later step. A command that
+cannot be started at all (no such file, not executable) fails the handshake step with the
+reason; every later step is then skipped, reported as SKIP and counted as not run (the
+exit code is 1).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 import click
 
-from canter.adapters.client import Engine, EngineError, Limit, PlayResult
+from canter.adapters.client import Engine, EngineDied, EngineError, Limit, PlayResult
 from canter.engine import Position, format_move, get_variant, parse_move
 
 # A Camelot position with one legal move (a compulsory capture that wins at once) and the
@@ -37,6 +40,7 @@ class StepResult:
     passed: bool
     detail: str
     output: list[str]
+    skipped: bool = False
 
 
 class Compliance:
@@ -46,6 +50,7 @@ class Compliance:
         self.cwd = cwd
         self.engine: Engine | None = None
         self.results: list[StepResult] = []
+        self.unstartable: str | None = None  # why the command could not be started at all
 
     # ------------------------------------------------------------ helpers
 
@@ -118,6 +123,13 @@ class Compliance:
             passed = True
         except StepFailed as exc:
             detail, passed = str(exc), False
+        except EngineDied as exc:
+            if exc.step == "start" and exc.reason is not None:
+                self.unstartable = exc.reason
+                detail = f"cannot start the engine: {exc.reason}"
+            else:
+                detail = f"{type(exc).__name__}: {exc}"
+            passed = False
         except EngineError as exc:
             detail, passed = f"{type(exc).__name__}: {exc}", False
         except Exception as exc:  # the engine's output broke an assumption: a failure too
@@ -170,9 +182,18 @@ class Compliance:
 
     def run(self, echo: Callable[[str], None] | None = None) -> bool:
         for name, func in self.steps():
-            result = self.step(name, func)
-            if echo is not None:
+            if self.unstartable is not None:
+                # every step would fail the same way: one clear failure, the rest not run
+                result = StepResult(name, False, "not run: the engine cannot be started", [],
+                                    skipped=True)
+                self.results.append(result)
+            else:
+                result = self.step(name, func)
+            if echo is not None and not result.skipped:
                 echo(format_result(result))
+        skipped = [r for r in self.results if r.skipped]
+        if echo is not None and skipped:
+            echo(f"SKIP  {len(skipped)} remaining steps (the engine cannot be started)")
         if self.engine is not None:
             self.engine.close()
         return all(r.passed for r in self.results)
@@ -418,12 +439,16 @@ def compliance(command: tuple[str, ...], timeout: float, cwd: str | None) -> Non
 
     Give the command as one quoted string or as words: canter compliance "python -m canter".
     Prints PASS/FAIL per step (with the engine's output on a failure); exit code 1 if any
-    step failed.
+    step failed. A command that cannot be started fails the handshake step and the other
+    steps are not run (counted as "not run"; exit code 1).
     """
     words = shlex.split(command[0]) if len(command) == 1 else list(command)
     checker = Compliance(words, timeout=timeout, cwd=cwd)
     ok = checker.run(click.echo)
-    failed = [r.name for r in checker.results if not r.passed]
-    click.echo(f"{len(checker.results) - len(failed)} passed, {len(failed)} failed"
-               + (f": {', '.join(failed)}" if failed else ""))
+    failed = [r.name for r in checker.results if not r.passed and not r.skipped]
+    skipped = sum(r.skipped for r in checker.results)
+    passed = sum(r.passed for r in checker.results)
+    click.echo(f"{passed} passed, {len(failed)} failed"
+               + (f": {', '.join(failed)}" if failed else "")
+               + (f", {skipped} not run" if skipped else ""))
     sys.exit(0 if ok else 1)
