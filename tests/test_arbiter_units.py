@@ -212,3 +212,28 @@ def test_progress_bar_score_elapsed_and_time_left() -> None:
     assert progress_bar(tally, 8, ["a", "b"], 2, 3725.0, 0, 200).endswith("1:02:05, ? left")
     narrow = progress_bar(tally, 8, ["a", "b"], 2, 40.0, 2, width=30)
     assert len(narrow) == 29 and narrow.endswith("...")
+
+
+def test_json_summary_has_no_negative_zero() -> None:
+    """An even score gives an Elo of -0.0 from the logistic formula; the JSON (and the
+    table) must say 0.0, not -0.0."""
+    import json
+    import math
+
+    from canter.adapters.arbiter_report import final_table, summary
+
+    tally = Tally(["a", "b"])
+    # a wins as White, loses as Black, then the same again: exactly 0.500
+    for number, result in ((1, "1-0"), (2, "1-0"), (3, "1-0"), (4, "1-0")):
+        players = (0, 1) if number % 2 else (1, 0)
+        tally.add(Job(number, 0, (number - 1) // 2, players, 0), _record(number, result))
+    assert tally.score(0, 1) == (2, 0, 2)
+    data = summary(tally, ["a", "b"], 2, 4, "camelot", None, False, False)
+    pair = data["pairs"][0]
+    for key in ("elo", "elo_low", "elo_high", "pentanomial_elo"):
+        value = pair[key]
+        if value == 0:
+            assert math.copysign(1.0, value) == 1.0, (key, value)
+    assert pair["elo"] == 0.0
+    assert "-0.0" not in json.dumps(data)
+    assert "-0.0" not in final_table(tally, ["a", "b"], 2, 4)

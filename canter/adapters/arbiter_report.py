@@ -290,9 +290,21 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
          "reason": e.reason, "plies": e.plies, "opening": e.job.opening}
         for _, e in sorted(tally.entries.items())
     ]
-    return data
+    return _no_negative_zero(data)
 
 
 def _num(x: float) -> float | None:
     """JSON has no infinity: an unbounded figure is null."""
-    return None if math.isinf(x) or math.isnan(x) else x
+    return None if math.isinf(x) or math.isnan(x) else x + 0.0
+
+
+def _no_negative_zero(value: Any) -> Any:
+    """An even score gives Elo -0.0 (and LLR, bounds can too); readers of the JSON should
+    see 0.0. Adding +0.0 turns -0.0 into 0.0 and leaves every other float alone."""
+    if isinstance(value, float):
+        return value + 0.0
+    if isinstance(value, dict):
+        return {k: _no_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_negative_zero(v) for v in value]
+    return value
