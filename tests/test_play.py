@@ -217,3 +217,33 @@ def test_interrupt_leaves_the_game_and_still_saves(tmp_path) -> None:
     assert finish(child) == 130
     [game] = read_games_file(str(record))
     assert game.moves[0] == "C6-B5" and len(game.moves) == 2 and game.result == "*"
+
+
+def test_a_word_that_is_no_command_nor_move_is_called_unknown() -> None:
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "white")
+    child.expect("white> ")
+    child.sendline("foo")
+    child.expect("white> ")
+    assert "unknown command or move 'foo' (type 'help')" in child.before
+    assert "malformed" not in child.before
+    child.sendline("F5")  # shaped like a move: the notation error stays
+    child.expect("white> ")
+    assert "malformed move 'F5': a move names at least two cells" in child.before
+    child.sendline("F15xF")
+    child.expect("white> ")
+    assert "malformed move 'F15xF'" in child.before
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+def test_color_is_kept_when_asked_for_through_a_pipe() -> None:
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NO_COLOR", None)
+    asked = subprocess.run([sys.executable, "-m", "canter", "play", "--color"], input="quit\n",
+                           capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env)
+    assert asked.returncode == 0 and "\x1b[" in asked.stdout, asked.stdout + asked.stderr
+    plain = subprocess.run([sys.executable, "-m", "canter", "play"], input="quit\n",
+                           capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env)
+    assert plain.returncode == 0 and "\x1b[" not in plain.stdout

@@ -219,3 +219,24 @@ def test_show_game_file(tmp_path) -> None:
     assert text.exit_code == 0
     assert "last move: F5-F9; red to move" in text.output
     assert "ply 1 of 3" in text.output
+
+    # negative: that many plies before the end (-1: before the last move)
+    text = runner.invoke(show, [str(path), "--ply", "-1", "--no-color"])
+    assert text.exit_code == 0, text.output
+    assert "last move: C12-D11" in text.output and "ply 2 of 3" in text.output
+    text = runner.invoke(show, [str(path), "--ply", "-3", "--no-color"])
+    assert text.exit_code == 0 and "ply 0 of 3" in text.output
+    text = runner.invoke(show, [str(path), "--ply", "-4", "--no-color"])
+    assert text.exit_code != 0 and "-4 is outside -3..3" in text.output
+
+
+def test_show_color_is_kept_when_asked_for_even_through_a_pipe() -> None:
+    """click strips ANSI codes when stdout is not a terminal (the runner's stdout is not);
+    an explicit --color must survive that, as in `canter show --color | less -R`."""
+    runner = CliRunner()
+    coloured = runner.invoke(show, ["--color"])
+    assert coloured.exit_code == 0, coloured.output
+    assert coloured.output == render(Position.start(get_variant("camelot")), color=True) + "\n"
+    assert "\x1b[" in coloured.output
+    plain = runner.invoke(show, [])  # not a terminal, not asked for: no codes
+    assert plain.exit_code == 0 and "\x1b[" not in plain.output

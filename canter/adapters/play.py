@@ -291,6 +291,11 @@ class TerminalGame:
             if len(words) > 1:
                 self.write(f"unknown command '{command}' (type 'help')")
                 continue
+            if not any(ch.isdigit() for ch in words[0]):
+                # every cell has a row number: a word without a digit is a mistyped command,
+                # not a move, and a notation error would only confuse
+                self.write(f"unknown command or move '{words[0]}' (type 'help')")
+                continue
             if self.try_human_move(seat, words[0], began):
                 return True
 

@@ -58,8 +58,9 @@ def _load_game(path: str, game_number: int):
               help="Play this move (official notation) first; repeatable. The last one is "
                    "drawn as the last move.")
 @click.option("--ply", type=int, metavar="N",
-              help="For a game: draw the position after N plies (0 = start; default: the "
-                   "end; negative counts from the end).")
+              help="Draw the position after N plies (0 = the start; default: the end). "
+                   "Negative: that many plies before the end (-1 = before the last move, "
+                   "-TOTAL = the start).")
 @click.option("--game", "game_number", type=click.IntRange(1), default=1, show_default=True,
               help="Which game of a file with several.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), metavar="OUT",
@@ -103,10 +104,12 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     if ply is None:
         index = len(frames) - 1
     else:
-        index = ply if ply >= 0 else len(frames) - 1 + ply
-        if not 0 <= index < len(frames):
-            raise click.BadParameter(f"the game has {len(frames) - 1} plies; {ply} is outside "
-                                     f"0..{len(frames) - 1}", param_hint="--ply")
+        total = len(frames) - 1
+        # --ply -K: K plies before the end, so the position after TOTAL - K plies
+        index = ply if ply >= 0 else total + ply
+        if not 0 <= index <= total:
+            raise click.BadParameter(f"the game has {total} plies; {ply} is outside "
+                                     f"-{total}..{total}", param_hint="--ply")
     shown, last = frames[index]
     wrote = False
     if svg_dir:
@@ -128,7 +131,8 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     if not wrote:
         if color is None:
             color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        click.echo(render(shown, color=color, last_move=last))
+        # color=: click strips ANSI codes off a non-terminal unless told; --color says so
+        click.echo(render(shown, color=color, last_move=last), color=color)
         if len(frames) > 1:
             click.echo(f"ply {index} of {len(frames) - 1}")
 
