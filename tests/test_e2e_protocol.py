@@ -136,6 +136,47 @@ def test_eof_lets_a_finite_search_answer_and_exits_zero():
     parse_move(Position.start("camelot"), lines[-1].split()[1])
 
 
+@pytest.mark.parametrize("commands", ["go", "go infinite", "go ponder", "go ponder\nponderhit",
+                                      "go movestogo 10", "go infinite depth 3"])
+def test_eof_stops_a_search_without_a_finite_limit(commands):
+    """An arbiter's engine must never hang at end of input: one bestmove, then exit 0."""
+    started = time.monotonic()
+    proc = subprocess.run(ENGINE_CMD, input=f"position startpos\n{commands}\n",
+                          capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 10
+    lines = proc.stdout.splitlines()
+    assert all(OUTPUT_GRAMMAR.match(line) for line in lines), lines
+    best = [line for line in lines if line.startswith("bestmove")]
+    assert len(best) == 1 and lines[-1] == best[0], lines
+    parse_move(Position.start("camelot"), best[0].split()[1])
+
+
+def test_eof_lets_a_ponderhit_search_with_clocks_answer():
+    proc = subprocess.run(ENGINE_CMD, input="go ponder wtime 3000 btime 3000\nponderhit\n",
+                          capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    assert [x for x in proc.stdout.splitlines() if x.startswith("bestmove")] != []
+    # finished on its own clock budget, so it reported at least one completed depth
+    assert any(x.startswith("info depth") for x in proc.stdout.splitlines())
+
+
+@pytest.mark.parametrize("commands,moves", [
+    ("xboard\nprotover 2\nanalyze\n", 0),  # analysis has no end of its own
+    ("xboard\nprotover 2\nnew\nhard\nst 0.3\ngo\n", 1),  # plays its move, then ponders
+])
+def test_cecp_eof_plays_a_pending_move_but_stops_analysis_and_pondering(commands, moves):
+    started = time.monotonic()
+    proc = subprocess.run(ENGINE_CMD, input=commands, capture_output=True, text=True,
+                          timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 10
+    played = [x for x in proc.stdout.splitlines() if x.startswith("move ")]
+    assert len(played) == moves, proc.stdout
+    if moves:
+        parse_move(Position.start("camelot"), played[0].split()[1])
+
+
 def test_quit_during_infinite_search_answers_then_exits_zero():
     e = Engine()
     e.send("go infinite")

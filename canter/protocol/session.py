@@ -2,7 +2,7 @@
 
 It holds the variant, the options, the current position (a base plus the moves played from
 it), and the searcher, and it runs searches in their own thread. It speaks no protocol: a
-dialect (UCI-style now, CECP-style later) turns commands into calls here and results into
+dialect (UCI-style or CECP-style) turns commands into calls here and results into
 lines. It decides no rule either; every rule question goes to the rules library.
 """
 
@@ -50,6 +50,15 @@ def hard_budget(limits: Limits, seat: int, overhead: float) -> float | None:
     if limits.movestogo:
         cap = min(cap, 3 * left / limits.movestogo + 0.5 * inc)
     return max(0.005, min(cap, 0.9 * left))
+
+
+def finite(limits: Limits, seat: int, pondering: bool) -> bool:
+    """Does the search end by itself? Only with a depth, node, movetime or mate limit, or a
+    clock for the seat to move, and not while it waits as `infinite` or for a ponderhit."""
+    if limits.infinite or pondering:
+        return False
+    return (limits.depth is not None or limits.nodes is not None
+            or limits.movetime is not None or limits.mate is not None or seat in limits.time)
 
 
 class SearchJob:
@@ -433,11 +442,13 @@ class Session:
         self._job = None
 
     def wait_search(self) -> None:
-        """Let a finite search finish on its own (end of input); stop an open-ended one."""
+        """End of input: let a search with a finite limit finish and answer; stop one that
+        has none (bare `go`, `go infinite`, an unanswered `go ponder`, a ponderhit search
+        without clocks), which still answers exactly once. Never waits for ever."""
         job = self._job
         if job is None:
             return
-        if job.limits.infinite or job.stop.pondering:
+        if not finite(job.limits, job.pos.turn, job.stop.pondering):
             self.stop_search()
             return
         job.thread.join()

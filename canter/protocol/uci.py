@@ -114,7 +114,9 @@ class UciDialect:
             return True
 
     def close(self, eof: bool) -> None:
-        """End of the session: let a finite search answer at end of input, stop on quit."""
+        """End of the session. At end of input a search with a finite limit finishes and
+        answers; one without (bare `go`, infinite, ponder) is stopped and answers at once.
+        `quit` stops any search; either way exactly one bestmove per `go`."""
         if eof:
             self.session.wait_search()
         else:
