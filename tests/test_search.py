@@ -170,6 +170,35 @@ def test_single_legal_move_answers_at_once():
     assert infos[-1].nodes <= 1
 
 
+# The single-reply shortcut reports an exact score when its move decides the game.
+@pytest.mark.parametrize("string", [
+    # F8xF10 takes Black's last piece.
+    "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30",
+    # Blue's only move F1xD3xF5 takes Red's and Green's last Men.
+    "tri-camelot 4/5/6/5/6/5/6/5/4/5/4/3/4/3/g1/3/r1/b b 0,0,0 - - 0 40",
+])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+def test_single_legal_move_that_wins_is_mate_in_one(string, algorithm):
+    pos = Position.from_string(string)
+    assert len(pos.legal_moves()) == 1
+    result, infos = search(pos, algorithm, depth=3)
+    assert [(i.score_win, i.score_cp) for i in infos] == [(1, None)]
+    mover = pos.turn
+    pos.push(result.best)
+    assert pos.outcome().winner == mover
+
+
+def test_single_legal_move_that_draws_scores_zero():
+    # White's Man in the black castle can only step to G16: the 100th quiet ply.
+    pos = setup("camelot", w="F16", b="A6 L12 L13")
+    pos.quiet = pos.rules.quiet_limit - 1
+    assert len(pos.legal_moves()) == 1 and pos.outcome() is None
+    result, infos = search(pos, depth=3)
+    assert [(i.score_win, i.score_cp) for i in infos] == [(None, 0)]
+    pos.push(result.best)
+    assert pos.outcome() is not None and pos.outcome().winner is None
+
+
 def test_movetime_is_kept():
     started = time.monotonic()
     result, _ = search(Position.start("camelot"), movetime=0.3)

@@ -525,9 +525,20 @@ class Search:
         best_lines = lines[:k]
         last_info = None
         if len(moves) == 1 and not open_ended:
-            # One legal move: play it at once; a shallow look only to report a score.
-            info = SearchInfo(depth=1, seldepth=1, score_cp=self._static(pos), nodes=1,
-                              time=time.monotonic() - self.t0, pv=[moves[0]], multipv=None)
+            # One legal move: play it at once. Its score is exact if it decides the game
+            # (a win is mate 1, a draw 0); otherwise the static score of the root.
+            score_cp, score_win = self._static(pos), None
+            pos.push(moves[0])
+            ended = pos.outcome()
+            pos.pop()
+            if ended is not None:
+                value = 0 if ended.winner is None else \
+                    WIN - 1 if ended.winner == self.root else -(WIN - 1)
+                score_win = win_in(value, self.cycle)
+                score_cp = None if score_win is not None else value
+            info = SearchInfo(depth=1, seldepth=1, score_cp=score_cp, score_win=score_win,
+                              nodes=1, time=time.monotonic() - self.t0, pv=[moves[0]],
+                              multipv=None)
             on_info(info)
             return SearchResult(moves[0], None, info)
         root_static = self._static(pos)
