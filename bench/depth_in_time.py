@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from canter.engine import Position
@@ -13,8 +13,21 @@ from canter.engine.limits import Limits, StopFlag
 from canter.engine.searcher import Searcher
 
 
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"seconds must be more than 0, not {text}")
+    return value
+
+
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seconds", nargs="?", type=positive_seconds, default=1.0,
+                        help="search time per start position and algorithm (default 1)")
+    seconds = parser.parse_args().seconds
     for variant, algorithms in (("camelot", ("alpha-beta",)),
                                 ("tri-camelot", ("paranoid", "brs"))):
         for algorithm in algorithms:
