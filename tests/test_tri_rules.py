@@ -111,8 +111,11 @@ def test_canters_leap_own_pieces_only() -> None:
     assert len(pos.legal_moves()) == 10
     assert ends(pos, "F9") == {"F11", "F7", "G8", "E10", "H11"}
     assert ends(pos, "G10") == {"G12", "G8", "H11", "H9", "F11"}
-    with pytest.raises(IllegalMoveError, match="own"):
+    # Over an enemy piece the leg is a jump, not a canter: the error says how to write it.
+    with pytest.raises(IllegalMoveError, match="G10 holds an enemy piece; a jump is written"):
         parse_move(tri("b:F9 r:G10 r:D7 g:K12"), "F9-H11")
+    with pytest.raises(IllegalMoveError, match="piece of one's own"):
+        parse_move(tri("b:F9 r:D7 g:K12"), "F9-H11")
 
 
 def test_leaping_an_opponent_is_a_capture() -> None:
