@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from canter.engine import movegen
 from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first
-from canter.engine.tt import EXACT, LOWER, UPPER
+from canter.engine.tt import EXACT, LOWER, UPPER, cutoff
 
 
 def _set_turn(pos, seat: int) -> None:
@@ -110,14 +110,8 @@ class BestReply:
         if entry is not None:
             tt_move = entry[4]
             if entry[1] >= depth and not pv_node:
-                v = entry[3]
-                if v >= WIN_BOUND:
-                    v -= ply
-                elif v <= -WIN_BOUND:
-                    v += ply
-                bound = entry[2]
-                if bound == EXACT or (bound == LOWER and v >= beta) or (
-                        bound == UPPER and v <= alpha):
+                v = cutoff(entry, WIN_BOUND, alpha, beta, ply)
+                if v is not None:
                     return v
         entry_turn = pos.turn
         moves = self._moves(pos, is_max)

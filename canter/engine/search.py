@@ -24,7 +24,7 @@ from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
-from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
+from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 INF = 1_000_000
 WIN = 100_000
@@ -283,14 +283,8 @@ class Search:
         if entry is not None:
             tt_move = entry[4]
             if entry[1] >= depth and not pv_node:
-                s = entry[3]
-                if s >= WIN_BOUND:
-                    s -= ply
-                elif s <= -WIN_BOUND:
-                    s += ply
-                bound = entry[2]
-                if bound == EXACT or (bound == LOWER and s >= beta) or (
-                        bound == UPPER and s <= alpha):
+                s = cutoff(entry, WIN_BOUND, alpha, beta, ply)
+                if s is not None:
                     return s
         moves = movegen.generate(pos)
         if not moves:
@@ -382,14 +376,8 @@ class Search:
         tt_move = None
         if entry is not None:
             tt_move = entry[4]
-            s = entry[3]
-            if s >= WIN_BOUND:
-                s -= ply
-            elif s <= -WIN_BOUND:
-                s += ply
-            bound = entry[2]
-            if bound == EXACT or (bound == LOWER and s >= beta) or (
-                    bound == UPPER and s <= alpha):
+            s = cutoff(entry, WIN_BOUND, alpha, beta, ply)
+            if s is not None:
                 return s
         moves = movegen.generate(pos)
         if not moves:

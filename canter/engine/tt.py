@@ -61,3 +61,17 @@ class TranspositionTable:
 
     def hashfull(self) -> int:
         return min(1000, self.filled * 1000 // self.size)
+
+
+def cutoff(entry: tuple, win_bound: int, alpha: int, beta: int, ply: int) -> int | None:
+    """The stored score when its bound settles this node's window, else None. Win and
+    loss scores are stored relative to the node, so they are moved back to this ply."""
+    score = entry[3]
+    if score >= win_bound:
+        score -= ply
+    elif score <= -win_bound:
+        score += ply
+    bound = entry[2]
+    if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+        return score
+    return None
