@@ -149,12 +149,7 @@ class BestReply:
                         pv_table[ply] = [m] + pv_table[ply + 1]
                     if score >= beta:
                         if not m.capture_bits:
-                            ks = s.killers[ply]
-                            if ks[0] != m._key:
-                                ks[1] = ks[0]
-                                ks[0] = m._key
-                            hk = (seat, m.start, m.end)
-                            s.history[hk] = min(s.history.get(hk, 0) + depth * depth, 1 << 28)
+                            s._reward(seat, m, depth, ply)
                         break
         _set_turn(pos, entry_turn)
         bound = LOWER if best >= beta else EXACT if best > alpha0 else UPPER

@@ -242,14 +242,15 @@ class Search:
         keyed.sort(key=_first, reverse=True)
         return [m for _, m in keyed]
 
-    def _reward(self, pos: Position, m, depth: int, ply: int) -> None:
-        """A quiet move caused a cut-off: remember it as a killer and in the history."""
+    def _reward(self, seat: int, m, depth: int, ply: int) -> None:
+        """A quiet move of `seat` caused a cut-off: remember it as a killer and in the
+        history."""
         key = m._key
         ks = self.killers[ply]
         if ks[0] != key:
             ks[1] = ks[0]
             ks[0] = key
-        hk = (pos.turn, m.start, m.end)
+        hk = (seat, m.start, m.end)
         self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
 
     # ---- the tree ------------------------------------------------------------------
@@ -333,7 +334,7 @@ class Search:
                         pv_table[ply] = [m] + pv_table[ply + 1]
                     if score >= beta:
                         if not m.capture_bits:
-                            self._reward(pos, m, depth, ply)
+                            self._reward(pos.turn, m, depth, ply)
                         break
         if best >= beta:
             bound = LOWER
