@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from canter.engine import movegen
 from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first
-from canter.engine.tt import EXACT, LOWER, UPPER, cutoff
+from canter.engine.tt import bound_of, cutoff, relative
 
 
 def _set_turn(pos, seat: int) -> None:
@@ -152,7 +152,6 @@ class BestReply:
                             s._reward(seat, m, depth, ply)
                         break
         _set_turn(pos, entry_turn)
-        bound = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
-        stored = best + ply if best >= WIN_BOUND else best - ply if best <= -WIN_BOUND else best
-        s.tt.store(key, depth, bound, stored, best_move._key if best_move else None)
+        s.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
+                   best_move._key if best_move else None)
         return best

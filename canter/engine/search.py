@@ -24,7 +24,7 @@ from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
-from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
+from canter.engine.tt import TranspositionTable, bound_of, cutoff, relative
 
 INF = 1_000_000
 WIN = 100_000
@@ -194,8 +194,15 @@ class Search:
         moves = movegen.generate(pos)
         if not moves:
             return self._static(pos)
+        return self._q_children(moves, alpha, beta, ply, qply)[0]
+
+    def _q_children(self, moves: list, alpha: int, beta: int, ply: int,
+                    qply: int) -> tuple[int, object]:
+        """Best score and move over `moves` one quiescence ply deeper."""
+        pos = self.pos
         sign = self._sign(pos.turn)
         best = -INF
+        best_move = None
         for m in moves:
             pos.push(m)
             if self._sign(pos.turn) != sign:
@@ -205,11 +212,12 @@ class Search:
             pos.pop()
             if score > best:
                 best = score
+                best_move = m
                 if score > alpha:
                     alpha = score
                     if score >= beta:
                         break
-        return best
+        return best, best_move
 
     # ---- move ordering -------------------------------------------------------------
     def _order(self, pos: Position, moves: list, tt_move, ply: int) -> list:
@@ -336,18 +344,8 @@ class Search:
                         if not m.capture_bits:
                             self._reward(pos.turn, m, depth, ply)
                         break
-        if best >= beta:
-            bound = LOWER
-        elif best > alpha0:
-            bound = EXACT
-        else:
-            bound = UPPER
-        stored = best
-        if stored >= WIN_BOUND:
-            stored += ply
-        elif stored <= -WIN_BOUND:
-            stored -= ply
-        self.tt.store(key, depth, bound, stored, best_move._key if best_move else None)
+        self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
+                      best_move._key if best_move else None)
         return best
 
     def qsearch(self, alpha: int, beta: int, ply: int, qply: int = 0) -> int:
@@ -385,27 +383,9 @@ class Search:
             return self._no_move_value(pos, ply)
         if len(moves) > 1:
             moves = self._order(pos, moves, tt_move, ply)
-        sign = self._sign(pos.turn)
-        alpha0 = alpha
-        best = -INF
-        best_move = None
-        for m in moves:
-            pos.push(m)
-            if self._sign(pos.turn) != sign:
-                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
-            else:
-                score = self.qsearch(alpha, beta, ply + 1, qply + 1)
-            pos.pop()
-            if score > best:
-                best = score
-                best_move = m
-                if score > alpha:
-                    alpha = score
-                    if score >= beta:
-                        break
-        bound = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
-        stored = best + ply if best >= WIN_BOUND else best - ply if best <= -WIN_BOUND else best
-        self.tt.store_quiet(key, bound, stored, best_move._key)
+        best, best_move = self._q_children(moves, alpha, beta, ply, qply)
+        self.tt.store_quiet(key, bound_of(best, alpha, beta), relative(best, WIN_BOUND, ply),
+                            best_move._key)
         return best
 
     # ---- the root ------------------------------------------------------------------

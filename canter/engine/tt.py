@@ -75,3 +75,18 @@ def cutoff(entry: tuple, win_bound: int, alpha: int, beta: int, ply: int) -> int
     if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
         return score
     return None
+
+
+def relative(score: int, win_bound: int, ply: int) -> int:
+    """A score to store: win and loss distances counted from the node, not the root (the
+    inverse of the adjustment in `cutoff`)."""
+    if score >= win_bound:
+        return score + ply
+    if score <= -win_bound:
+        return score - ply
+    return score
+
+
+def bound_of(best: int, alpha0: int, beta: int) -> int:
+    """Which bound a node's best score is, given the window it was searched with."""
+    return LOWER if best >= beta else EXACT if best > alpha0 else UPPER
