@@ -111,7 +111,7 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int,
 
 def _job(args) -> tuple[int, list[float], str]:
     """(game index, points per seat, report) for one game of the match."""
-    index, variant, kind, nodes, off, opening, base, algorithm = args
+    index, variant, kind, nodes, off, opening, base, algorithm, depth = args
     n = get_variant(variant).nseats
     seed = 1000 + index
     if kind == "algorithms":
@@ -124,7 +124,7 @@ def _job(args) -> tuple[int, list[float], str]:
         players = []
         for s in range(n):
             if s == me:
-                players.append(SearchPlayer(nodes, algorithm, options=base))
+                players.append(SearchPlayer(nodes, algorithm, options=base, depth=depth))
             elif kind == "random":
                 players.append(RandomPlayer(seed * 7 + s))
             elif kind == "greedy":
@@ -158,13 +158,15 @@ def main() -> None:
                     default="random")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--depth", type=int, default=None,
+                    help="also limit the tested searcher to this depth")
     ap.add_argument("--off", default="", help="ablation: search options, e.g. qdepth=2")
     ap.add_argument("--opening", type=int, default=None,
                     help="random plies before the game (default 0 vs random, else 2)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
     ap.add_argument("--base", default="", help="search options of the tested build")
-    ap.add_argument("--algorithm", default="brs", choices=("paranoid", "brs"),
+    ap.add_argument("--algorithm", default="brs", choices=("paranoid", "brs", "brs+"),
                     help="three-seat search of the tested build")
     ap.add_argument("--show-losses", action="store_true",
                     help="print how every game the searcher did not win ended")
@@ -172,7 +174,7 @@ def main() -> None:
     off, base = _options(a.off), _options(a.base)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
-    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm)
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm, a.depth)
             for i in range(a.first, a.first + a.games)]
     started = time.time()
     total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
@@ -202,6 +204,7 @@ def main() -> None:
     else:
         alg = f" {a.algorithm}" if n > 2 else ""
         print(f"{a.variant} searcher({alg.strip() + ' ' if alg else ''}nodes={a.nodes}"
+              f"{f' depth={a.depth}' if a.depth else ''}"
               f"{' ' + a.base if a.base else ''})"
               f" vs {a.opponent}"
               f"{' ' + a.off if a.off else ''}: {score:.1f}/{a.games} "

@@ -9,6 +9,12 @@ search with the real turn order, and the score is always the root seat's point o
 
 Turns are forced by changing `pos.turn` together with its hash key; `pop` restores both,
 and each node puts back the turn it found before returning.
+
+BRS+ (Esser et al., 2013; `plus=True`) keeps the real turn order instead: the opponent
+that does not give the searched reply still moves, playing its *plausible* move (a win if
+it has one, else the capture taking the most, else the move that brings a piece nearest
+its target castle). Every position in the tree can then occur in the game, and an
+opponent's threat is not lost by skipping its turn.
 """
 
 from __future__ import annotations
@@ -26,11 +32,12 @@ def _set_turn(pos, seat: int) -> None:
 
 
 class BestReply:
-    def __init__(self, search) -> None:
+    def __init__(self, search, plus: bool = False) -> None:
         self.s = search
         n = search.nseats
         root = search.root
         self.opponents = [(root + i) % n for i in range(1, n)]
+        self.plus = plus
 
     def root_child(self, line, depth: int, alpha: int, beta: int) -> int:
         s = self.s
@@ -43,14 +50,16 @@ class BestReply:
 
     def _moves(self, pos, is_max: bool) -> list:
         if is_max:
-            return [(self.s.root, m) for m in movegen.generate(pos, self.s.root)]
+            return [(self.s.root, m, None) for m in movegen.generate(pos, self.s.root)]
         out = []
         for o in self.opponents:
             if o not in pos.eliminated and pos.occ[o]:
-                out += [(o, m) for m in movegen.generate(pos, o)]
+                out += [(o, m, None) for m in movegen.generate(pos, o)]
         return out
 
     def _order(self, pos, moves: list, tt_move, ply: int) -> list:
+        """Order (seat, move, lead) choices: table move, castle entries, captures,
+        killers, history."""
         s = self.s
         target_bits = pos.variant.target_bits
         kn = 0
@@ -59,7 +68,8 @@ class BestReply:
         k1, k2 = s.killers[ply]
         hist = s.history
         keyed = []
-        for seat, m in moves:
+        for item in moves:
+            seat, m, _ = item
             key = m._key
             if key == tt_move:
                 v = 1 << 40
@@ -74,9 +84,58 @@ class BestReply:
                 v = (1 << 29) - 1
             else:
                 v = hist.get((seat, m.start, m.end), 0)
-            keyed.append((v, (seat, m)))
+            keyed.append((v, item))
         keyed.sort(key=_first, reverse=True)
         return [sm for _, sm in keyed]
+
+    def _plausible(self, pos, moves: list):
+        """The move an opponent that is not searched is assumed to play (BRS+)."""
+        seat = pos.turn
+        target = pos.variant.target_bits[seat]
+        dist = self.s.ev.target_dist[seat]
+        best = None
+        best_v = None
+        for m in moves:
+            v = (target >> m.end & 1, m.capture_bits.bit_count(), dist[m.start] - dist[m.end])
+            if best_v is None or v > best_v:
+                best, best_v = m, v
+        return best
+
+    def _choices_plus(self, pos) -> list:
+        """BRS+ opponents' layer: (seat, reply, move played before the reply or None).
+        The first opponent in turn order replies, or plays its plausible move and lets the
+        second reply."""
+        root = self.s.root
+        own = movegen.generate(pos)
+        choices = [(pos.turn, m, None) for m in own]
+        if own:
+            lead = self._plausible(pos, own)
+            pos.push(lead)
+            if pos._ended is None and pos.turn != root:
+                choices += [(pos.turn, m, lead) for m in movegen.generate(pos)]
+            pos.pop()
+        return choices
+
+    def _play(self, seat: int, m, lead, is_max: bool) -> list:
+        """Make one choice of a layer; returns the moves pushed (popped by the caller)."""
+        pos = self.s.pos
+        if not self.plus or is_max:
+            _set_turn(pos, seat)
+            pos.push(m)
+            return [m]
+        line = [m]
+        if lead is not None:
+            pos.push(lead)
+            line = [lead, m]
+        pos.push(m)
+        if lead is None and pos.turn != self.s.root and pos._ended is None:
+            # The opponent after the replying one still moves: its plausible move.
+            replies = movegen.generate(pos)
+            if replies:
+                follow = self._plausible(pos, replies)
+                pos.push(follow)
+                line.append(follow)
+        return line
 
     def node(self, depth: int, alpha: int, beta: int, ply: int, is_max: bool,
              pv_node: bool) -> int:
@@ -114,7 +173,12 @@ class BestReply:
                 if v is not None:
                     return v
         entry_turn = pos.turn
-        moves = self._moves(pos, is_max)
+        if self.plus and not is_max and entry_turn != s.root:
+            moves = self._choices_plus(pos)
+        elif self.plus and not is_max:
+            moves = []  # both opponents had to pass
+        else:
+            moves = self._moves(pos, is_max)
         if not moves:
             # This side cannot move: the other layer moves again.
             return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
@@ -126,9 +190,8 @@ class BestReply:
         best = -INF
         best_move = None
         first = True
-        for seat, m in moves:
-            _set_turn(pos, seat)
-            pos.push(m)
+        for seat, m, lead in moves:
+            line = self._play(seat, m, lead, is_max)
             hc = pos.hash
             rep[hc] = rep.get(hc, 0) + 1
             if first:
@@ -138,7 +201,8 @@ class BestReply:
                 if alpha < score < beta:
                     score = -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, True)
             rep[hc] -= 1
-            pos.pop()
+            for _ in line:
+                pos.pop()
             first = False
             if score > best:
                 best = score
@@ -146,7 +210,7 @@ class BestReply:
                 if score > alpha:
                     alpha = score
                     if pv_node:
-                        pv_table[ply] = [m] + pv_table[ply + 1]
+                        pv_table[ply] = line + pv_table[ply + 1]
                     if score >= beta:
                         if not m.capture_bits:
                             s._reward(seat, m, depth, ply)

@@ -38,6 +38,7 @@ _SALT = random.Random("canter-search-salt")
 ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root
 BRS_SALT = _SALT.getrandbits(64)
 MIN_NODE_SALT = _SALT.getrandbits(64)
+BRS_PLUS_SALT = _SALT.getrandbits(64)
 
 
 class Aborted(Exception):
@@ -255,11 +256,12 @@ class Search:
         history."""
         key = m._key
         ks = self.killers[ply]
-        if ks[0] != key:
+        if ks[0] != key and self.use_killers:
             ks[1] = ks[0]
             ks[0] = key
-        hk = (seat, m.start, m.end)
-        self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
+        if self.use_history:
+            hk = (seat, m.start, m.end)
+            self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
 
     # ---- the tree ------------------------------------------------------------------
     def _child(self, flip: bool, depth: int, alpha: int, beta: int, ply: int,
@@ -300,7 +302,7 @@ class Search:
             return self._no_move_value(pos, ply)
         if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
-        moves = self._order(pos, moves, tt_move, ply)
+        moves = self._order(pos, moves, tt_move if self.use_tt_move else None, ply)
         turn = pos.turn
         sign = self._sign(turn)
         rep = self.rep
@@ -324,10 +326,12 @@ class Search:
             else:
                 reduce = (index >= lmr_from and not m.capture_bits
                           and not target >> m.end & 1 and m._key not in killers)
-                score = self._child(flip, depth - 1 - reduce, alpha, alpha + 1, ply + 1, False)
+                # PVS: a null window first (switch `pvs` off: the full window at once).
+                window = alpha + 1 if self.pvs else beta
+                score = self._child(flip, depth - 1 - reduce, alpha, window, ply + 1, False)
                 if reduce and score > alpha:
-                    score = self._child(flip, depth - 1, alpha, alpha + 1, ply + 1, False)
-                if alpha < score < beta:
+                    score = self._child(flip, depth - 1, alpha, window, ply + 1, False)
+                if window < beta and alpha < score < beta:
                     score = self._child(flip, depth - 1, alpha, beta, ply + 1, True)
             rep[hc] -= 1
             index += 1
@@ -457,19 +461,24 @@ class Search:
         self.qdepth = self.options.get("qdepth", QDEPTH)
         self.extend = bool(self.options.get("extend", 1))
         self.lmr = bool(self.options.get("lmr", 0))
+        # Ablation switches (bench/selfplay.py --off NAME=0); all on in play.
+        self.use_killers = bool(self.options.get("killers", 1))
+        self.use_history = bool(self.options.get("history", 1))
+        self.use_tt_move = bool(self.options.get("ttmove", 1))
+        self.pvs = bool(self.options.get("pvs", 1))
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
         self.threat_ext = self.options.get("threat_ext", 0) if pos.variant.nseats > 2 else 0
         self.tt.new_search()
-        brs = self.three and algorithm == "brs"
+        brs = self.three and algorithm in ("brs", "brs+")
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
         self.cycle = 2 if brs else self.nseats
         self.salt = ROOT_SALT[self.root] if self.three else 0
         if brs:
             from canter.engine.brs import BestReply
 
-            self.brs = BestReply(self)
-            self.salt ^= BRS_SALT
+            self.brs = BestReply(self, plus=algorithm == "brs+")
+            self.salt ^= BRS_SALT if algorithm == "brs" else BRS_PLUS_SALT
             self.child = self.brs.root_child
         else:
             self.child = self._root_child

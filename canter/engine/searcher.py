@@ -1,7 +1,7 @@
 """The searcher the protocol session drives (the contract is `canter.engine.limits`).
 
 Attributes the session sets from engine options: `hash_mb` (transposition table size),
-`multipv`, `skill` (0..20, 20 = full strength) and `algorithm` ("paranoid" | "brs", used
+`multipv`, `skill` (0..20, 20 = full strength) and `algorithm` ("paranoid" | "brs" | "brs+", used
 with three seats). Methods: `clear` (new game), `search` (runs in the session's search
 thread, polls `stop`), `evaluate` (static score with a breakdown).
 
@@ -16,7 +16,7 @@ from canter.engine.position import Position
 from canter.engine.search import Search
 from canter.engine.tt import TranspositionTable
 
-ALGORITHMS = ("paranoid", "brs")
+ALGORITHMS = ("paranoid", "brs", "brs+")
 
 
 class Searcher:

@@ -92,7 +92,7 @@ MULTIPV = OptionSpec("MultiPV", SPIN, 1, 1, 64)
 PONDER = OptionSpec("Ponder", CHECK, False)
 MOVE_OVERHEAD = OptionSpec("Move Overhead", SPIN, 30, 0, 5000)
 SKILL = OptionSpec("Skill Level", SPIN, 20, 0, 20)
-THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "brs", choices=("paranoid", "brs"))
+THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "brs", choices=("paranoid", "brs", "brs+"))
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
