@@ -7,6 +7,8 @@ algorithm comparison over all seat assignments.
     python bench/selfplay.py --variant camelot --opponent ablation --off qdepth=2 --games 200
     python bench/selfplay.py --variant tri-camelot --opponent random --games 60
     python bench/selfplay.py --variant tri-camelot --opponent algorithms --games 60
+    python bench/selfplay.py --variant tri-camelot --opponent algorithms \
+        --algorithms paranoid,brs,brs+ --games 240
 
 Games are reproducible: the random and greedy players and the opening plies are seeded by
 the game number; the searcher runs under a node limit, so it never looks at the clock.
@@ -111,14 +113,12 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int,
 
 def _job(args) -> tuple[int, list[float], str]:
     """(game index, points per seat, report) for one game of the match."""
-    index, variant, kind, nodes, off, opening, base, algorithm, depth = args
+    index, variant, kind, nodes, off, opening, base, algorithm, depth, algos = args
     n = get_variant(variant).nseats
     seed = 1000 + index
     if kind == "algorithms":
-        # All assignments of paranoid/brs to the seats with both present, round-robin.
-        combos = [c for c in _assignments(n) if len(set(c)) == 2]
-        algos = combos[index % len(combos)]
-        players = [SearchPlayer(nodes, a) for a in algos]
+        combos = _assignments(n, algos)
+        players = [SearchPlayer(nodes, a) for a in combos[index % len(combos)]]
     else:
         me = index % n  # the searcher's seat rotates
         players = []
@@ -136,11 +136,13 @@ def _job(args) -> tuple[int, list[float], str]:
     return index, points, report[0]
 
 
-def _assignments(n: int) -> list[tuple[str, ...]]:
+def _assignments(n: int, algos: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every assignment of the algorithms to the seats in which all of them play (so every
+    algorithm sits in every seat and turn position equally often), in a fixed order."""
     out = [()]
     for _ in range(n):
-        out = [c + (a,) for c in out for a in ("paranoid", "brs")]
-    return out
+        out = [c + (a,) for c in out for a in algos]
+    return [c for c in out if len(set(c)) == len(algos)]
 
 
 def _options(text: str) -> dict:
@@ -158,6 +160,8 @@ def main() -> None:
                     default="random")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--algorithms", default="paranoid,brs",
+                    help="--opponent algorithms: the three-seat searches that meet")
     ap.add_argument("--depth", type=int, default=None,
                     help="also limit the tested searcher to this depth")
     ap.add_argument("--off", default="", help="ablation: search options, e.g. qdepth=2")
@@ -174,15 +178,16 @@ def main() -> None:
     off, base = _options(a.off), _options(a.base)
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
-    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm, a.depth)
+    algos = tuple(a.algorithms.split(","))
+    jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm, a.depth, algos)
             for i in range(a.first, a.first + a.games)]
     started = time.time()
-    total = {"paranoid": [0.0, 0], "brs": [0.0, 0]}
+    total = {algo: [0.0, 0] for algo in algos}
     score = wins = losses = 0.0
     with Pool(a.jobs) as pool:
         for index, points, report in pool.imap_unordered(_job, jobs):
             if a.opponent == "algorithms":
-                combos = [c for c in _assignments(n) if len(set(c)) == 2]
+                combos = _assignments(n, algos)
                 for s, algo in enumerate(combos[index % len(combos)]):
                     total[algo][0] += points[s]
                     total[algo][1] += 1
