@@ -20,7 +20,7 @@ opponent's threat is not lost by skipping its turn.
 from __future__ import annotations
 
 from canter.engine import movegen
-from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first
+from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first, order_key
 from canter.engine.tt import bound_of, cutoff, relative
 
 
@@ -67,24 +67,8 @@ class BestReply:
             kn |= bits
         k1, k2 = s.killers[ply]
         hist = s.history
-        keyed = []
-        for item in moves:
-            seat, m, _ = item
-            key = m._key
-            if key == tt_move:
-                v = 1 << 40
-            elif target_bits[seat] >> m.end & 1:
-                v = 1 << 39
-            elif m.capture_bits:
-                cb = m.capture_bits
-                v = (1 << 30) + (cb.bit_count() << 20) + ((cb & kn).bit_count() << 18)
-            elif key == k1:
-                v = 1 << 29
-            elif key == k2:
-                v = (1 << 29) - 1
-            else:
-                v = hist.get((seat, m.start, m.end), 0)
-            keyed.append((v, item))
+        keyed = [(order_key(item[1], item[0], target_bits[item[0]], kn, tt_move, k1, k2, hist),
+                  item) for item in moves]
         keyed.sort(key=_first, reverse=True)
         return [sm for _, sm in keyed]
 

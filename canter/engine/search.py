@@ -231,23 +231,7 @@ class Search:
             kn |= bits
         k1, k2 = self.killers[ply]
         hist = self.history
-        keyed = []
-        for m in moves:
-            key = m._key
-            if key == tt_move:
-                s = 1 << 40
-            elif target >> m.end & 1:
-                s = 1 << 39
-            elif m.capture_bits:
-                cb = m.capture_bits
-                s = (1 << 30) + (cb.bit_count() << 20) + ((cb & kn).bit_count() << 18)
-            elif key == k1:
-                s = 1 << 29
-            elif key == k2:
-                s = (1 << 29) - 1
-            else:
-                s = hist.get((seat, m.start, m.end), 0)
-            keyed.append((s, m))
+        keyed = [(order_key(m, seat, target, kn, tt_move, k1, k2, hist), m) for m in moves]
         keyed.sort(key=_first, reverse=True)
         return [m for _, m in keyed]
 
@@ -620,6 +604,24 @@ def _legal_prefix(pos: Position, pv: list) -> list:
         work.push(m)
         out.append(m)
     return out
+
+
+def order_key(m, seat: int, target: int, kn: int, tt_move, k1, k2, hist: dict) -> int:
+    """How early a move is searched: the table move, castle entries, captures by pieces
+    taken (Knights first), the two killers, then history."""
+    key = m._key
+    if key == tt_move:
+        return 1 << 40
+    if target >> m.end & 1:
+        return 1 << 39
+    cb = m.capture_bits
+    if cb:
+        return (1 << 30) + (cb.bit_count() << 20) + ((cb & kn).bit_count() << 18)
+    if key == k1:
+        return 1 << 29
+    if key == k2:
+        return (1 << 29) - 1
+    return hist.get((seat, m.start, m.end), 0)
 
 
 def _first(pair):
