@@ -20,8 +20,16 @@ opponent's threat is not lost by skipping its turn.
 from __future__ import annotations
 
 from canter.engine import movegen
-from canter.engine.search import INF, MIN_NODE_SALT, WIN, WIN_BOUND, _first, order_key
-from canter.engine.tt import bound_of, cutoff, relative
+from canter.engine.search import (
+    INF,
+    MIN_NODE_SALT,
+    NO_CUTOFF,
+    WIN,
+    WIN_BOUND,
+    _first,
+    order_key,
+)
+from canter.engine.tt import bound_of, relative
 
 
 def _set_turn(pos, seat: int) -> None:
@@ -148,21 +156,15 @@ class BestReply:
                 return s.qsearch(alpha, beta, ply)
             return -s.qsearch(-beta, -alpha, ply)
         key = h ^ s.salt ^ (0 if is_max else MIN_NODE_SALT)
-        entry = s.tt.probe(key)
-        tt_move = None
-        if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv_node:
-                v = cutoff(entry, WIN_BOUND, alpha, beta, ply)
-                if v is not None:
-                    return v
+        v, tt_move = s.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
+                                 WIN_BOUND)
+        if v is not None:
+            return v
         entry_turn = pos.turn
-        if self.plus and not is_max and entry_turn != s.root:
-            moves = self._choices_plus(pos)
-        elif self.plus and not is_max:
-            moves = []  # both opponents had to pass
-        else:
+        if not self.plus or is_max:
             moves = self._moves(pos, is_max)
+        else:  # no choice when both opponents had to pass
+            moves = self._choices_plus(pos) if entry_turn != s.root else []
         if not moves:
             # This side cannot move: the other layer moves again.
             return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)

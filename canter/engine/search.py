@@ -24,7 +24,7 @@ from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
-from canter.engine.tt import TranspositionTable, bound_of, cutoff, relative
+from canter.engine.tt import TranspositionTable, bound_of, relative
 
 INF = 1_000_000
 WIN = 100_000
@@ -38,6 +38,7 @@ _SALT = random.Random("canter-search-salt")
 ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root
 BRS_SALT = _SALT.getrandbits(64)
 MIN_NODE_SALT = _SALT.getrandbits(64)
+NO_CUTOFF = 1 << 30  # a depth no table entry reaches: look up the move only
 BRS_PLUS_SALT = _SALT.getrandbits(64)
 
 
@@ -273,14 +274,11 @@ class Search:
         if depth <= 0 or ply >= MAX_PLY - 1:
             return self.qsearch(alpha, beta, ply)
         key = h ^ self.salt
-        entry = self.tt.probe(key)
-        tt_move = None
-        if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv_node:
-                s = cutoff(entry, WIN_BOUND, alpha, beta, ply)
-                if s is not None:
-                    return s
+        # A PV node never takes a table cutoff (the PV has to be searched to be reported).
+        s, tt_move = self.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
+                                    WIN_BOUND)
+        if s is not None:
+            return s
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
@@ -359,13 +357,9 @@ class Search:
         if qply >= self.qdepth or ply >= MAX_PLY - 1:
             return self._static(pos)
         key = pos.hash ^ self.salt
-        entry = self.tt.probe(key)
-        tt_move = None
-        if entry is not None:
-            tt_move = entry[4]
-            s = cutoff(entry, WIN_BOUND, alpha, beta, ply)
-            if s is not None:
-                return s
+        s, tt_move = self.tt.lookup(key, 0, alpha, beta, ply, WIN_BOUND)
+        if s is not None:
+            return s
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)

@@ -39,6 +39,17 @@ class TranspositionTable:
             return entry
         return None
 
+    def lookup(self, key: int, depth: int, alpha: int, beta: int, ply: int,
+               win_bound: int) -> tuple[int | None, tuple | None]:
+        """(stored score if it settles the window at this depth, else None; stored move).
+        The one table read of every search node."""
+        entry = self.probe(key)
+        if entry is None:
+            return None, None
+        if entry[1] >= depth:
+            return cutoff(entry, win_bound, alpha, beta, ply), entry[4]
+        return None, entry[4]
+
     def store(self, key: int, depth: int, bound: int, score: int, move: tuple | None) -> None:
         i = key & self.mask
         old = self.slots[i]
