@@ -118,7 +118,7 @@ def _job(args) -> tuple[int, list[float], str]:
     seed = 1000 + index
     if kind == "algorithms":
         combos = _assignments(n, algos)
-        players = [SearchPlayer(nodes, a) for a in combos[index % len(combos)]]
+        players = [_searcher(nodes, a) for a in combos[index % len(combos)]]
     else:
         me = index % n  # the searcher's seat rotates
         players = []
@@ -134,6 +134,13 @@ def _job(args) -> tuple[int, list[float], str]:
     report: list = []
     points = play(variant, players, seed, opening, report)
     return index, points, report[0]
+
+
+def _searcher(nodes: int, spec: str) -> SearchPlayer:
+    """A tournament entrant: an algorithm, optionally with search options after a colon
+    (`brs:oppk=3`)."""
+    name, _, options = spec.partition(":")
+    return SearchPlayer(nodes, name, options=_options(options.replace("/", ",")))
 
 
 def _assignments(n: int, algos: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -161,7 +168,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--algorithms", default="paranoid,brs",
-                    help="--opponent algorithms: the three-seat searches that meet")
+                    help="--opponent algorithms: the three-seat searches that meet, each "
+                         "with options after a colon if wanted (brs:oppk=3/qdepth=4)")
     ap.add_argument("--depth", type=int, default=None,
                     help="also limit the tested searcher to this depth")
     ap.add_argument("--off", default="", help="ablation: search options, e.g. qdepth=2")

@@ -56,14 +56,21 @@ class BestReply:
         finally:
             pos.pop()
 
-    def _moves(self, pos, is_max: bool) -> list:
+    def _moves(self, pos, is_max: bool) -> tuple[list, int]:
+        """The layer's (seat, move, None) choices, and how many legal moves they stand for
+        (the opponents' are pruned to their likeliest, `Search.likely`)."""
         if is_max:
-            return [(self.s.root, m, None) for m in movegen.generate(pos, self.s.root)]
+            own = [(self.s.root, m, None) for m in movegen.generate(pos, self.s.root)]
+            return own, len(own)
         out = []
+        legal = 0
+        likely = self.s.likely
         for o in self.opponents:
             if o not in pos.eliminated and pos.occ[o]:
-                out += [(o, m, None) for m in movegen.generate(pos, o)]
-        return out
+                replies = movegen.generate(pos, o)
+                legal += len(replies)
+                out += [(o, m, None) for m in likely(pos, o, replies)]
+        return out, legal
 
     def _order(self, pos, moves: list, tt_move, ply: int) -> list:
         """Order (seat, move, lead) choices: table move, castle entries, captures,
@@ -93,20 +100,24 @@ class BestReply:
                 best, best_v = m, v
         return best
 
-    def _choices_plus(self, pos) -> list:
-        """BRS+ opponents' layer: (seat, reply, move played before the reply or None).
-        The first opponent in turn order replies, or plays its plausible move and lets the
-        second reply."""
+    def _choices_plus(self, pos) -> tuple[list, int]:
+        """BRS+ opponents' layer: (seat, reply, move played before the reply or None), and
+        how many legal replies they stand for. The first opponent in turn order replies, or
+        plays its plausible move and lets the second reply."""
         root = self.s.root
+        likely = self.s.likely
         own = movegen.generate(pos)
-        choices = [(pos.turn, m, None) for m in own]
+        choices = [(pos.turn, m, None) for m in likely(pos, pos.turn, own)]
+        legal = len(own)
         if own:
             lead = self._plausible(pos, own)
             pos.push(lead)
             if pos._ended is None and pos.turn != root:
-                choices += [(pos.turn, m, lead) for m in movegen.generate(pos)]
+                replies = movegen.generate(pos)
+                legal += len(replies)
+                choices += [(pos.turn, m, lead) for m in likely(pos, pos.turn, replies)]
             pos.pop()
-        return choices
+        return choices, legal
 
     def _play(self, seat: int, m, lead, is_max: bool) -> list:
         """Make one choice of a layer; returns the moves pushed (popped by the caller)."""
@@ -162,13 +173,15 @@ class BestReply:
             return v
         entry_turn = pos.turn
         if not self.plus or is_max:
-            moves = self._moves(pos, is_max)
+            moves, legal = self._moves(pos, is_max)
+        elif entry_turn != s.root:
+            moves, legal = self._choices_plus(pos)
         else:  # no choice when both opponents had to pass
-            moves = self._choices_plus(pos) if entry_turn != s.root else []
+            moves, legal = [], 0
         if not moves:
             # This side cannot move: the other layer moves again.
             return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
-        if len(moves) == 1 and s.extend and ply < 2 * s.depth_now + 4:
+        if legal == 1 and s.extend and ply < 2 * s.depth_now + 4:
             depth += 1
         moves = self._order(pos, moves, tt_move, ply)
         rep = s.rep

@@ -1,8 +1,9 @@
 """The searcher the protocol session drives (the contract is `canter.engine.limits`).
 
 Attributes the session sets from engine options: `hash_mb` (transposition table size),
-`multipv`, `skill` (0..20, 20 = full strength) and `algorithm` ("paranoid" | "brs" | "brs+", used
-with three seats). Methods: `clear` (new game), `search` (runs in the session's search
+`multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+", used
+with three seats) and `opponent_moves` (three seats: each opponent's likeliest moves searched,
+0 = all). Methods: `clear` (new game), `search` (runs in the session's search
 thread, polls `stop`), `evaluate` (static score with a breakdown).
 
 The thinking is in `search.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
@@ -17,6 +18,9 @@ from canter.engine.search import Search
 from canter.engine.tt import TranspositionTable
 
 ALGORITHMS = ("paranoid", "brs", "brs+")
+# Three seats: how many of each opponent's likeliest moves the search tries (0 = all);
+# 3 won the measured comparison (docs/search.md).
+OPPONENT_MOVES = 3
 
 
 class Searcher:
@@ -25,6 +29,7 @@ class Searcher:
         self.multipv = 1
         self.skill = 20
         self.algorithm = "brs"  # won the three-seat comparison (docs/search.md)
+        self.opponent_moves = OPPONENT_MOVES
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
 
@@ -38,7 +43,8 @@ class Searcher:
             self._tt.resize(self.hash_mb)
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
         return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
-                                algorithm=algorithm, skill=max(0, min(20, self.skill)))
+                                algorithm=algorithm, skill=max(0, min(20, self.skill)),
+                                opponent_moves=max(0, self.opponent_moves))
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""

@@ -93,6 +93,7 @@ PONDER = OptionSpec("Ponder", CHECK, False)
 MOVE_OVERHEAD = OptionSpec("Move Overhead", SPIN, 30, 0, 5000)
 SKILL = OptionSpec("Skill Level", SPIN, 20, 0, 20)
 THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "brs", choices=("paranoid", "brs", "brs+"))
+OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
@@ -100,4 +101,4 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            *rule_options(rules)]
+            OPPONENT_MOVES, *rule_options(rules)]

@@ -251,6 +251,7 @@ class Session:
         searcher.multipv = v.get(opt.MULTIPV.key, opt.MULTIPV.default)
         searcher.skill = v.get(opt.SKILL.key, opt.SKILL.default)
         searcher.algorithm = v.get(opt.THREE_SEAT.key, opt.THREE_SEAT.default)
+        searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
 
     def new_game(self) -> None:
         self.stop_search()
