@@ -178,7 +178,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
     ap.add_argument("--base", default="", help="search options of the tested build")
-    ap.add_argument("--algorithm", default="brs", choices=("paranoid", "brs", "brs+"),
+    ap.add_argument("--algorithm", default="paranoid", choices=("paranoid", "brs", "brs+"),
                     help="three-seat search of the tested build")
     ap.add_argument("--show-losses", action="store_true",
                     help="print how every game the searcher did not win ended")

@@ -28,7 +28,7 @@ class Searcher:
         self.hash_mb = 16
         self.multipv = 1
         self.skill = 20
-        self.algorithm = "brs"  # won the three-seat comparison (docs/search.md)
+        self.algorithm = "paranoid"  # won the three-seat tournament (docs/search.md)
         self.opponent_moves = OPPONENT_MOVES
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)

@@ -92,7 +92,8 @@ MULTIPV = OptionSpec("MultiPV", SPIN, 1, 1, 64)
 PONDER = OptionSpec("Ponder", CHECK, False)
 MOVE_OVERHEAD = OptionSpec("Move Overhead", SPIN, 30, 0, 5000)
 SKILL = OptionSpec("Skill Level", SPIN, 20, 0, 20)
-THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "brs", choices=("paranoid", "brs", "brs+"))
+THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "paranoid",
+                        choices=("paranoid", "brs", "brs+"))
 OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
 
 
