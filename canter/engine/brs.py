@@ -27,6 +27,7 @@ from canter.engine.search import (
     WIN,
     WIN_BOUND,
     _first,
+    likeliest,
     order_key,
 )
 from canter.engine.tt import bound_of, relative
@@ -88,17 +89,10 @@ class BestReply:
         return [sm for _, sm in keyed]
 
     def _plausible(self, pos, moves: list):
-        """The move an opponent that is not searched is assumed to play (BRS+)."""
+        """The move an opponent that is not searched is assumed to play (BRS+): its
+        likeliest one."""
         seat = pos.turn
-        target = pos.variant.target_bits[seat]
-        dist = self.s.ev.target_dist[seat]
-        best = None
-        best_v = None
-        for m in moves:
-            v = (target >> m.end & 1, m.capture_bits.bit_count(), dist[m.start] - dist[m.end])
-            if best_v is None or v > best_v:
-                best, best_v = m, v
-        return best
+        return likeliest(moves, 1, pos.variant.target_bits[seat], self.s.ev.target_dist[seat])[0]
 
     def _choices_plus(self, pos) -> tuple[list, int]:
         """BRS+ opponents' layer: (seat, reply, move played before the reply or None), and
