@@ -11,9 +11,9 @@ Turns are forced by changing `pos.turn` together with its hash key; `pop` restor
 and each node puts back the turn it found before returning.
 
 BRS+ (Esser et al., 2013; `plus=True`) keeps the real turn order instead: the opponent
-that does not give the searched reply still moves, playing its *plausible* move (a win if
-it has one, else the capture taking the most, else the move that brings a piece nearest
-its target castle). Every position in the tree can then occur in the game, and an
+that does not give the searched reply still moves, playing its *plausible* move, the first of
+`search.likeliest` (a castle entry, else the capture taking the most, else the longest
+advance towards its target castle). Every position in the tree can then occur in the game, and an
 opponent's threat is not lost by skipping its turn.
 """
 
