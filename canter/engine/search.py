@@ -22,6 +22,7 @@ from dataclasses import replace
 from canter.engine import movegen
 from canter.engine.evaluate import Evaluator, weights_for
 from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.engine.opponents import likely_key, predictable_seats
 from canter.engine.position import Position
 from canter.engine.timeman import budgets
 from canter.engine.tt import TranspositionTable, bound_of, relative
@@ -33,6 +34,9 @@ MAX_PLY = 96
 MAX_DEPTH = 60
 POLL_EVERY = 64  # nodes between looks at the clock and the stop flag
 QDEPTH = 6  # capture plies the quiescence search follows before trusting the static score
+# Three seats: quiet plies of the root seat searched at a leaf where an opponent can enter a
+# castle next move (docs/search.md, "reading the opponents").
+THREAT_PLIES = 2
 
 _SALT = random.Random("canter-search-salt")
 ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root
@@ -41,6 +45,7 @@ MIN_NODE_SALT = _SALT.getrandbits(64)
 NO_CUTOFF = 1 << 30  # a depth no table entry reaches: look up the move only
 BRS_PLUS_SALT = _SALT.getrandbits(64)
 OPPK_SALT = [0] + [_SALT.getrandbits(64) for _ in range(64)]  # values depend on the pruning
+READ_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # ... and on which opponents were read
 
 
 class Aborted(Exception):
@@ -238,12 +243,13 @@ class Search:
         return [m for _, m in keyed]
 
     def likely(self, pos: Position, seat: int, moves: list) -> list:
-        """Three seats: the moves of `seat` the search tries: all of the root seat's, an
-        opponent's `oppk` likeliest (all of them if `oppk` is 0)."""
-        if not self.oppk or len(moves) <= self.oppk or seat == self.root:
+        """Three seats: the moves of `seat` the search tries: all of the root seat's; an
+        opponent's `oppk` likeliest (all of them if `oppk` is 0), or only its likeliest
+        once it reads as predictable (opponents.py)."""
+        k = self.seat_k[seat]
+        if not k or len(moves) <= k:
             return moves
-        return likeliest(moves, self.oppk, pos.variant.target_bits[seat],
-                         self.ev.target_dist[seat])
+        return likeliest(moves, k, pos.variant.target_bits[seat], self.ev.target_dist[seat])
 
     def _reward(self, seat: int, m, depth: int, ply: int) -> None:
         """A quiet move of `seat` caused a cut-off: remember it as a killer and in the
@@ -374,6 +380,8 @@ class Search:
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
+        if self.three and self.q_likely:
+            moves = self.likely(pos, pos.turn, moves)
         if len(moves) > 1:
             moves = self._order(pos, moves, tt_move, ply)
         best, best_move = self._q_children(moves, alpha, beta, ply, qply)
@@ -423,7 +431,7 @@ class Search:
 
     def run(self, pos: Position, limits: Limits, on_info, stop: StopFlag, *, multipv: int = 1,
             algorithm: str = "paranoid", skill: int = 20,
-            opponent_moves: int = 0) -> SearchResult:
+            opponent_moves: int = 0, read_opponents: bool = False) -> SearchResult:
         self.t0 = time.monotonic()
         self.stop = stop
         self.root_pos = pos
@@ -451,6 +459,15 @@ class Search:
         self.qdepth = self.options.get("qdepth", QDEPTH)
         # Three seats: each opponent's likeliest moves only (0 = all of them).
         self.oppk = self.options.get("oppk", opponent_moves) if self.three else 0
+        self.seat_k = [self.oppk] * self.nseats
+        if self.three:
+            self.seat_k[self.root] = 0
+            if read_opponents and self.options.get("read", 1):
+                readable = predictable_seats(pos, self.ev.target_dist)
+                for s in range(self.nseats):
+                    if s != self.root and readable[s]:
+                        self.seat_k[s] = 1
+        self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
         self.lmr = bool(self.options.get("lmr", 0))
         # Ablation switches (bench/selfplay.py --off NAME=0); all on in play.
@@ -460,12 +477,15 @@ class Search:
         self.pvs = bool(self.options.get("pvs", 1))
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
-        self.threat_ext = self.options.get("threat_ext", 0) if pos.variant.nseats > 2 else 0
+        self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
         self.tt.new_search()
         brs = self.three and algorithm in ("brs", "brs+")
         # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
         self.cycle = 2 if brs else self.nseats
         self.salt = ROOT_SALT[self.root] ^ OPPK_SALT[min(self.oppk, 64)] if self.three else 0
+        for s, k in enumerate(self.seat_k):
+            if s != self.root and k != self.oppk:
+                self.salt ^= READ_SALT[s]
         if brs:
             from canter.engine.brs import BestReply
 
@@ -605,8 +625,7 @@ def likeliest(moves: list, k: int, target: int, dist: list[int]) -> list:
     that only spoils the root seat's plan is never tried. In Tri-Camelot, with k = 3, it
     scored ten points more than searching every reply against the greedy players, and as
     much against full-width searchers (docs/search.md)."""
-    keyed = sorted(((target >> m.end & 1, m.capture_bits.bit_count(),
-                     dist[m.start] - dist[m.end]), i) for i, m in enumerate(moves))
+    keyed = sorted((likely_key(m, target, dist), i) for i, m in enumerate(moves))
     keep = sorted(i for _, i in keyed[-k:])
     return [moves[i] for i in keep]
 

@@ -2,9 +2,11 @@
 
 Attributes the session sets from engine options: `hash_mb` (transposition table size),
 `multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+", used
-with three seats) and `opponent_moves` (three seats: each opponent's likeliest moves searched,
-0 = all). Methods: `clear` (new game), `search` (runs in the session's search
-thread, polls `stop`), `evaluate` (static score with a breakdown).
+with three seats), `opponent_moves` (three seats: each opponent's likeliest moves searched,
+0 = all) and `read_opponents` (three seats: an opponent that keeps making its likeliest move
+is searched with that move alone, `opponents.py`). Methods: `clear` (new game), `search`
+(runs in the session's search thread, polls `stop`), `evaluate` (static score with a
+breakdown).
 
 The thinking is in `search.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
 `evaluate.py`, `tt.py` and `timeman.py`.
@@ -30,6 +32,7 @@ class Searcher:
         self.skill = 20
         self.algorithm = "paranoid"  # won the three-seat tournament (docs/search.md)
         self.opponent_moves = OPPONENT_MOVES
+        self.read_opponents = True
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
 
@@ -44,7 +47,8 @@ class Searcher:
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
         return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
                                 algorithm=algorithm, skill=max(0, min(20, self.skill)),
-                                opponent_moves=max(0, self.opponent_moves))
+                                opponent_moves=max(0, self.opponent_moves),
+                                read_opponents=self.read_opponents)
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""

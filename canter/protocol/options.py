@@ -95,6 +95,7 @@ SKILL = OptionSpec("Skill Level", SPIN, 20, 0, 20)
 THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "paranoid",
                         choices=("paranoid", "brs", "brs+"))
 OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
+READ_OPPONENTS = OptionSpec("Three Seat Read Opponents", CHECK, True)
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
@@ -102,4 +103,4 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            OPPONENT_MOVES, *rule_options(rules)]
+            OPPONENT_MOVES, READ_OPPONENTS, *rule_options(rules)]

@@ -252,6 +252,7 @@ class Session:
         searcher.skill = v.get(opt.SKILL.key, opt.SKILL.default)
         searcher.algorithm = v.get(opt.THREE_SEAT.key, opt.THREE_SEAT.default)
         searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
+        searcher.read_opponents = v.get(opt.READ_OPPONENTS.key, opt.READ_OPPONENTS.default)
 
     def new_game(self) -> None:
         self.stop_search()

@@ -1,0 +1,48 @@
+"""Reading the opponents (three seats). An opponent that has made its likeliest move
+(`likely_key`: castle entry, then the biggest capture, then the longest advance) at
+every recent real choice plays by that rule, so the search tries that move alone for it.
+Anyone else keeps the `Three Seat Opponent Moves` width. The evidence is the game's own
+move list, so a position sent without its moves reads nobody."""
+
+from __future__ import annotations
+
+from canter.engine import movegen
+from canter.engine.position import Position
+
+
+def likely_key(m, target: int, dist: list[int]) -> tuple[int, int, int]:
+    """How likely a purposeful player is to make `m`: castle entry, pieces taken, steps
+    gained towards the target castle (`dist`), compared in that order."""
+    return target >> m.end & 1, m.capture_bits.bit_count(), dist[m.start] - dist[m.end]
+
+
+# The last RECENT choices of a seat are read. It is predictable when its last STREAK
+# choices were all its likeliest move and at most a quarter of the RECENT ones were not
+# (the quarter forgives an opening move from a book or a random start).
+RECENT = 12
+STREAK = 3
+
+
+def predictable_seats(pos: Position, dist: list[list[int]]) -> list[bool]:
+    """For each seat: has it been making its likeliest move? `dist[s]` gives the steps from
+    every cell to seat s's target castle. Only choices count: a position where every legal
+    move ranks the same (a lone forced capture, say) tells nothing."""
+    n = pos.variant.nseats
+    hits: list[list[bool]] = [[] for _ in range(n)]  # most recent first
+    target_bits = pos.variant.target_bits
+    work = pos.copy()
+    while work.move_stack and min(len(h) for h in hits) < RECENT:
+        m = work.pop()
+        seat = work.turn
+        if len(hits[seat]) >= RECENT:
+            continue
+        moves = movegen.generate(work)
+        if len(moves) < 2:
+            continue
+        t, d = target_bits[seat], dist[seat]
+        keys = [likely_key(x, t, d) for x in moves]
+        best = max(keys)
+        if min(keys) != best:
+            hits[seat].append(likely_key(m, t, d) == best)
+    return [len(h) >= STREAK and all(h[:STREAK]) and h.count(False) <= len(h) // 4
+            for h in hits]
