@@ -1,6 +1,7 @@
 """The search: iterative deepening alpha-beta over the rules library's positions.
 
-Two seats: negamax with principal variation search. Three seats: the same code as
+Two seats: negamax alpha-beta (principal variation search is a switch, off: it showed no
+gain in 800 games, docs/search.md). Three seats: the same code as
 *paranoid* search — the root seat against a coalition of the others; a value is always
 from the point of view of the side to move's team, and is negated only when the team to move
 changes — or *Best-Reply Search* (`brs.py`). Shared: a transposition table keyed by the
@@ -474,7 +475,7 @@ class Search:
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
         self.use_tt_move = bool(self.options.get("ttmove", 1))
-        self.pvs = bool(self.options.get("pvs", 1))
+        self.pvs = bool(self.options.get("pvs", 0))  # off: 49.5 % over 800 games
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
         self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
