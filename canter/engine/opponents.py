@@ -30,8 +30,11 @@ def predictable_seats(pos: Position, dist: list[list[int]]) -> list[bool]:
     n = pos.variant.nseats
     hits: list[list[bool]] = [[] for _ in range(n)]  # most recent first
     target_bits = pos.variant.target_bits
+    # Read back only as far as needed: until every seat still in play has RECENT choices
+    # (an eliminated seat would otherwise send the walk to the first move).
+    live = [s for s in range(n) if pos.occ[s] and s not in pos.eliminated]
     work = pos.copy()
-    while work.move_stack and min(len(h) for h in hits) < RECENT:
+    while work.move_stack and min((len(hits[s]) for s in live), default=RECENT) < RECENT:
         m = work.pop()
         seat = work.turn
         if len(hits[seat]) >= RECENT:
