@@ -7,7 +7,7 @@ from __future__ import annotations
 from builders import setup
 
 from canter.engine.limits import Limits, StopFlag
-from canter.engine.search import INF, THREAT_PLIES, Search
+from canter.engine.search import INF, Search
 from canter.engine.tt import TranspositionTable
 
 
@@ -20,14 +20,11 @@ def leaf_value(pos, options: dict) -> int:
     return s.qsearch(-INF, INF, 0)
 
 
-def test_threat_plies_are_on_by_default():
-    assert THREAT_PLIES > 0
-
-
 def test_a_parry_of_an_entry_threat_is_found_at_the_leaf():
     # Green's F5 can jump Blue's F3 into F1 (Blue's castle: Green's target). Blue cannot
     # take F5 (F7 behind it is Green's), but moving F3 away removes the jump. The static
-    # score counts the threat; searching Blue's quiet moves finds the parry.
+    # score counts the threat; searching Blue's quiet moves (on by default,
+    # THREAT_PLIES) finds the parry.
     pos = setup("tri-camelot", turn="b", b="F3 D9 H9", r="B13 C14", g="F5 F7 J13")
     static = leaf_value(pos, {"threat_ext": 0})
     searched = leaf_value(pos, {})

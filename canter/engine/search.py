@@ -471,7 +471,7 @@ class Search:
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
         self.lmr = bool(self.options.get("lmr", 0))
-        # Ablation switches (bench/selfplay.py --off NAME=0); all on in play.
+        # Ablation switches (bench/selfplay.py --off NAME=0); all but PVS on in play.
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
         self.use_tt_move = bool(self.options.get("ttmove", 1))
