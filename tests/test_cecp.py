@@ -204,6 +204,28 @@ def test_undo_and_remove(engine):
     assert engine.read().startswith("Error (remove needs 2 moves to take back")
 
 
+def test_remove_in_tri_camelot_goes_back_to_the_seat_on_move(engine):
+    """A round is three moves, but once Red is out it is two: remove gives Green its last
+    turn back, not Blue's capture as well."""
+    start = "tri-camelot 4/5/6/g4/6/5/5b/2r2/4/2b2/4/3/4/3/2/3/2/1 b 0,0,0 - - 0 0"
+    pos = Position.from_string(start)
+    engine.start("new", "variant tri-camelot", "force", f"setboard {start}")
+    # Green has not moved yet: nothing to give back.
+    engine.send("usermove F9xF13", "remove")
+    assert engine.read() == ("Error (remove needs 3 moves to take back, the game since "
+                             "new/setboard has 1): remove")
+    pos.push(parse_move(pos, "F9xF13"))  # Red's last piece: Red is out, Green moves next
+    after_capture = pos.to_string()
+    engine.send("usermove B15-B13", "usermove K12-J11", "remove", "getposition")
+    assert engine.read() == f"# position {after_capture}"
+    # A whole round while all three seats play.
+    engine.send("new", "variant tri-camelot", "force", "usermove E4-E8", "usermove C14-E16",
+                "usermove H17-I18", "usermove E6-E10", "remove", "getposition")
+    pos = Position.start(get_variant("tri-camelot"))
+    pos.push(parse_move(pos, "E4-E8"))
+    assert engine.read() == f"# position {pos.to_string()}"
+
+
 def test_undo_while_thinking_cancels_the_move(engine):
     engine.start("new", "level 0 60 0", "usermove C6-C7")  # a long think
     time.sleep(0.3)

@@ -470,7 +470,21 @@ class CecpDialect:
         self._take_back(1, "undo")
 
     def cmd_remove(self, args: list[str]) -> None:
-        self._take_back(self.nseats, "remove")
+        self._take_back(self._plies_since_last_turn(), "remove")
+
+    def _plies_since_last_turn(self) -> int:
+        """Plies back to the last move of the seat now on move: two in Camelot, one round in
+        Tri-Camelot, fewer where an eliminated seat no longer moves (passes are no moves).
+        More than the game has when that seat has not moved since new/setboard."""
+        pos = self.session.position
+        seat = pos.turn
+        work = pos.copy()
+        have = len(self.session.move_texts)
+        for plies in range(1, have + 1):
+            work.pop()
+            if work.turn == seat:
+                return plies
+        return max(have + 1, self.nseats)
 
     def _take_back(self, plies: int, command: str) -> None:
         if len(self.session.move_texts) < plies:
