@@ -270,6 +270,12 @@ def test_resume_checks_openings_seed_and_engines(tmp_path: Path) -> None:
     err = refused(*[a if a != "1" else "2" for a in base], *random_order, "--seed", "5",
                   "--games", "2")
     assert "belongs to another run" in err and "limits" in err
+    # another adjudication decides games differently; another event names them differently
+    err = refused(*[a if a != "3" else "5" for a in base], *random_order, "--seed", "5",
+                  "--games", "2")
+    assert "belongs to another run" in err and "adjudication" in err
+    err = refused(*base, *random_order, "--seed", "5", "--games", "2", "--event", "cup")
+    assert "belongs to another run" in err and "--event" in err
     # the same run with more games extends it
     proc = run(*base, *random_order, "--seed", "5", "--games", "4")
     assert "Resuming: 2 of 4" in proc.stdout

@@ -190,8 +190,8 @@ class Arbiter:
         if key is not None and key != self.keys[number]:
             raise ArbiterError(
                 f"{where} belongs to another run (Schedule {key}, this run {self.keys[number]}):"
-                " the engines' commands, options or limits, the opening order or seed, or "
-                f"the seat orders differ: {advice}")
+                " the engines' commands, options or limits, the opening order or seed, "
+                f"the seat orders, the adjudication or --event differ: {advice}")
 
     # ------------------------------------------------------------ the run
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sys
 from collections.abc import Callable
@@ -200,6 +201,13 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     }
     if opts["opening_order"] == "random":
         identity["seed"] = opts["seed"]
+    # Adjudication decides results and --event names every record, so a resume with other
+    # ones would mix two runs in one file. Left out when unset, which keeps the keys of
+    # files written before they counted.
+    if adjudication != Adjudication():
+        identity["adjudication"] = dataclasses.asdict(adjudication)
+    if opts["event"]:
+        identity["event"] = opts["event"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
                        identity, opts["log_path"], opts["progress"])
