@@ -176,6 +176,41 @@ def test_resign_ends_the_game_for_the_other_side(tmp_path) -> None:
     assert game.result == "1-0" and game.tags["Termination"] == "resignation"
 
 
+SHUFFLE = ["C6-C7", "C11-C10", "C7-C6", "C10-C11"]
+
+
+def test_third_repetition_is_claimed_under_claim_rules(tmp_path) -> None:
+    record = tmp_path / "claimed.pgn"
+    child = spawn("--human", "all", "--setoption", "rule repetition=claim",
+                  "--save", str(record))
+    child.expect("white> ")
+    child.sendline("draw")
+    child.expect("white> ")
+    assert "no draw to claim: this position has occurred 1 time, a claim needs 3" in child.before
+    for move in SHUFFLE * 2:
+        child.sendline(move)
+        child.expect(r"(white|black)> ")
+    # The start position is back for the third time; the game goes on until a claim.
+    assert "'draw' claims the draw" in child.before
+    child.sendline("draw")
+    child.expect("game over: draw: third repetition, claimed by white")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.result == "1/2-1/2" and game.moves == SHUFFLE * 2
+
+
+def test_third_repetition_ends_the_game_by_default_and_bad_rules_are_refused() -> None:
+    child = spawn("--human", "all")
+    for move in SHUFFLE * 2:
+        child.expect(r"(white|black)> ")
+        child.sendline(move)
+    child.expect("game over: draw: third repetition")
+    assert finish(child) == 0
+    child = spawn("--human", "all", "--setoption", "Rule Repetition=sometimes")
+    child.expect(pexpect.EOF)
+    assert "repetition must be one of auto, claim, off, not 'sometimes'" in child.before
+
+
 def test_clock_and_seat_parsing() -> None:
     assert parse_clock("5") == (300.0, 0.0)
     assert parse_clock("5+3") == (300.0, 3.0)

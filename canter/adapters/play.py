@@ -25,6 +25,7 @@ from canter.engine import (
     parse_move,
 )
 from canter.engine.textboard import render
+from canter.engine.variant import Rules
 
 HELP = """\
 commands:
@@ -33,6 +34,7 @@ commands:
   undo         take back your last move (and the engine's replies since)
   hint         ask the engine for a move
   resign       give the game up
+  draw         claim a draw by third repetition (with 'Rule Repetition=claim')
   board        draw the board again
   save FILE    save the game as a game record
   load FILE    load a game record and go on from its last position
@@ -46,6 +48,10 @@ class TimeForfeit(Exception):
 
 class Resigned(Exception):
     """A person gave the game up."""
+
+
+class DrawClaimed(Exception):
+    """A person claimed a draw the rules allow."""
 
 
 class LineReader:
@@ -80,6 +86,16 @@ class LineReader:
         line, sep, rest = self.buffer.partition(b"\n")
         self.buffer = rest
         return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def rules_from_options(rules: Rules, options: dict[str, str]) -> Rules:
+    """The rulings the engine is given through its `Rule ...` options, for the game the
+    terminal referees too (so both end it at the same point). ValueError for a bad value."""
+    for name, value in options.items():
+        words = name.lower().split()
+        if len(words) > 1 and words[0] == "rule":  # 'Rule Repetition' -> repetition
+            rules = rules.with_option("_".join(words[1:]), value)
+    return rules
 
 
 def parse_clock(text: str) -> tuple[float, float]:
@@ -216,6 +232,9 @@ class TerminalGame:
         except Resigned as exc:
             self.end_by_forfeit(exc.args[0], " resigns", "resignation")
             return 0
+        except DrawClaimed as exc:
+            self.end_by_claim(exc.args[0])
+            return 0
         except KeyboardInterrupt:
             self.write("\ninterrupted: game left unfinished")
             return 130
@@ -253,6 +272,16 @@ class TerminalGame:
         self.termination = termination
         self.write(f"game over: {self.result_text}")
 
+    def end_by_claim(self, seat: int) -> None:
+        from canter.adapters.records import result_from_ranking
+        from canter.engine.outcome import ranking_for
+
+        n = self.variant.nseats
+        self.result_text = f"draw: third repetition, claimed by {self.variant.seats[seat].name}"
+        self.result_token = result_from_ranking(ranking_for(n, None, self.pos.eliminated), n)
+        self.termination = "normal"
+        self.write(f"game over: {self.result_text}")
+
     def show_board(self) -> None:
         last = self.pos.move_stack[-1] if self.pos.move_stack else None
         self.write(render(self.pos, color=self.color, last_move=last))
@@ -264,6 +293,8 @@ class TerminalGame:
         """Read commands until a move is made (True) or the person quits (False)."""
         name = self.variant.seats[seat].name
         began = time.monotonic()
+        if self.pos.rules.repetition == "claim" and self.pos.repetitions() >= 3:
+            self.write("this position has occurred for the third time: 'draw' claims the draw")
         while True:
             timeout = None
             if self.clocks:
@@ -378,6 +409,23 @@ class TerminalGame:
     def cmd_resign(self, args: list[str]) -> bool:
         raise Resigned(self.pos.turn)
 
+    def cmd_draw(self, args: list[str]) -> bool:
+        """A claim by the person to move; the game ends only when the rules grant it (a
+        draw offer would need the engine's consent, which the protocol does not carry)."""
+        pos = self.pos
+        mode = pos.rules.repetition
+        if mode != "claim":
+            self.write("no draw to claim: " + (
+                "the third repetition ends the game by itself under these rules"
+                if mode == "auto" else "repetition draws are off under these rules"))
+            return False
+        times = pos.repetitions()
+        if times < 3:
+            self.write(f"no draw to claim: this position has occurred {times} "
+                       f"time{'s' if times > 1 else ''}, a claim needs 3")
+            return False
+        raise DrawClaimed(pos.turn)
+
     def cmd_board(self, args: list[str]) -> bool:
         self.show_board()
         return False
@@ -444,6 +492,7 @@ class TerminalGame:
         "undo": cmd_undo,
         "hint": cmd_hint,
         "resign": cmd_resign,
+        "draw": cmd_draw,
         "board": cmd_board,
         "help": cmd_help,
         "?": cmd_help,

@@ -32,7 +32,9 @@ def default_engine_command() -> list[str]:
               help="Engine time per move, in seconds.")
 @click.option("--nodes", type=click.IntRange(1), help="Engine node limit per move.")
 @click.option("--setoption", "setoptions", multiple=True, metavar="NAME=VALUE",
-              help="An engine option, e.g. 'Skill Level=5' (repeatable).")
+              help="An engine option, e.g. 'Skill Level=5' (repeatable). 'Rule ...' "
+                   "options also set the rules the game is refereed by, e.g. "
+                   "'Rule Repetition=claim' (then 'draw' claims a third repetition).")
 @click.option("--clock", metavar="MIN[+SEC]",
               help="Clocks for every seat, e.g. 5+3: five minutes, 3 s added per move.")
 @click.option("--save", "save_path", metavar="FILE", type=click.Path(dir_okay=False),
@@ -44,7 +46,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],
          clock: str | None, save_path: str | None, color: bool | None) -> None:
     """Play in the terminal. Type moves in official notation; 'help' lists the commands
-    (moves, undo, hint, board, save FILE, load FILE, quit).
+    (moves, undo, hint, draw, board, save FILE, load FILE, quit).
 
     The engine (default: this canter) is started as a separate program and driven through
     the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a
@@ -55,6 +57,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         load_record,
         parse_clock,
         parse_seats,
+        rules_from_options,
     )
     from canter.engine import Position, PositionError, get_variant
 
@@ -88,6 +91,11 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         if not sep or not name.strip():
             raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--setoption")
         options[name.strip()] = value.strip()
+    try:
+        # The terminal referees the game too: it must end it where the engine would.
+        start.rules = rules_from_options(start.rules, options)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--setoption") from None
     command = shlex.split(engine_text) if engine_text else default_engine_command()
     if not command:
         raise click.BadParameter("empty command", param_hint="--engine")
