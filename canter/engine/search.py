@@ -626,7 +626,10 @@ def likeliest(moves: list, k: int, target: int, dist: list[int]) -> list:
     that only spoils the root seat's plan is never tried. In Tri-Camelot, with k = 3, it
     scored ten points more than searching every reply against the greedy players, and as
     much against full-width searchers (docs/search.md)."""
-    keyed = sorted((likely_key(m, target, dist), i) for i, m in enumerate(moves))
+    keyed = [(likely_key(m, target, dist), i) for i, m in enumerate(moves)]
+    if k == 1:  # a read opponent: the commonest case, no sort needed
+        return [moves[max(keyed)[1]]]
+    keyed.sort()
     keep = sorted(i for _, i in keyed[-k:])
     return [moves[i] for i in keep]
 

@@ -22,6 +22,9 @@ class Reach:
         board = variant.board
         self.mask = board.mask
         self.shifts = board.offsets
+        # Split by sign, so the hot loops shift without a test per direction.
+        self.ups = tuple(o for o in board.offsets if o > 0)
+        self.downs = tuple(-o for o in board.offsets if o < 0)
         self.target = variant.target_bits
         # A step or a canter leg never lands in the own castle nor in the forbidden one.
         self.closed = tuple(variant.own_bits[s] | variant.forbidden_bits[s]
@@ -29,24 +32,25 @@ class Reach:
 
     def _steps(self, goal: int) -> int:
         steps = 0
-        for o in self.shifts:
-            steps |= (goal >> o) if o > 0 else (goal << -o)
+        for o in self.ups:
+            steps |= goal >> o
+        for o in self.downs:
+            steps |= goal << o
         return steps & self.mask
 
     def _into(self, goal: int, own: int, empty: int) -> int:
         """Cells from which a chain of leaps over `own` (a canter chain, or over enemy
         pieces a jump chain) ends on `goal`."""
         mask = self.mask
-        shifts = self.shifts
+        ups, downs = self.ups, self.downs
         origins = 0
         land = frontier = goal
         while frontier:
             new = 0
-            for o in shifts:
-                if o > 0:
-                    new |= ((frontier >> o) & own) >> o
-                else:
-                    new |= ((frontier << -o) & own) << -o
+            for o in ups:
+                new |= ((frontier >> o) & own) >> o
+            for o in downs:
+                new |= ((frontier << o) & own) << o
             new &= mask & ~origins
             origins |= new
             frontier = new & empty & ~land
@@ -77,11 +81,15 @@ class Reach:
             if s != seat:
                 enemy &= ~bits
         knights = kn[seat] if kn is not None else 0
-        if self._one_move(target, own, enemy, empty, knights):
+        # Cells from which a step, a canter chain or a jump chain ends on the target: an
+        # own piece there enters next move; an empty one is a cell to reach first.
+        jumps = self._into(target, enemy, empty) if enemy else 0
+        cells = self._steps(target) | self._into(target, own, empty) | jumps
+        if cells & own:
             return 1
-        # Cells from which the target is one move away, then pieces one move from those.
-        near = (self._steps(target) | self._into(target, own, empty)
-                | self._into(target, enemy, empty)) & empty
+        if jumps and knights and self._into(jumps & empty, own, empty) & knights & own:
+            return 1  # a Knight's charge: a canter chain onto a jump chain's start
+        near = cells & empty
         if near and self._one_move(near, own, enemy, empty, knights):
             return 2
         return 3
