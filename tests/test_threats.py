@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from builders import setup
 
+from canter.engine import Position, get_variant
 from canter.engine.evaluate import Evaluator
 from canter.engine.limits import Limits, StopFlag
 from canter.engine.searcher import Searcher
@@ -70,3 +71,25 @@ def test_red_stops_greens_canter_into_blues_castle(algorithm, depth):
     s.algorithm = algorithm
     best = s.search(pos, Limits(depth=depth), lambda info: None, StopFlag()).best
     assert best.start == pos.variant.cell("E2")
+
+
+def test_remembered_answers_match_fresh_ones():
+    """The memo keys on everything an answer depends on: the same arrangement asked with
+    and without Knights, by every seat, in positions of random games."""
+    import random
+
+    v = get_variant("tri-camelot")
+    shared = Reach(v)
+    rng = random.Random(7)
+    asked = 0
+    for _ in range(12):
+        pos = Position.start(v)
+        while pos.outcome() is None and len(pos.move_stack) < 60:
+            allocc = pos.occ[0] | pos.occ[1] | pos.occ[2]
+            for seat in range(3):
+                for kn in (pos.kn, None):
+                    again = shared.moves_to_target(pos.occ, seat, allocc, kn)
+                    assert again == Reach(v).moves_to_target(pos.occ, seat, allocc, kn)
+                    asked += 1
+            pos.push(rng.choice(pos.legal_moves()))
+    assert asked > 1000

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from canter.engine.variant import Variant
 
+MEMO_SIZE = 1 << 13  # remembered answers (about 2 MB) before the memo starts afresh
+
 
 class Reach:
     def __init__(self, variant: Variant) -> None:
@@ -29,6 +31,7 @@ class Reach:
         # A step or a canter leg never lands in the own castle nor in the forbidden one.
         self.closed = tuple(variant.own_bits[s] | variant.forbidden_bits[s]
                             for s in range(variant.nseats))
+        self.memo: dict[tuple[int, int, int, int], int] = {}
 
     def _steps(self, goal: int) -> int:
         steps = 0
@@ -81,6 +84,18 @@ class Reach:
             if s != seat:
                 enemy &= ~bits
         knights = kn[seat] if kn is not None else 0
+        # A leaf asks for the same arrangement several times (the win-in-one test, the
+        # threat test, the evaluation), so answers are remembered, a bounded number.
+        memo = (own, allocc, knights, seat)
+        known = self.memo.get(memo)
+        if known is not None:
+            return known
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[memo] = moves = self._moves(target, own, enemy, empty, knights)
+        return moves
+
+    def _moves(self, target: int, own: int, enemy: int, empty: int, knights: int) -> int:
         # Cells from which a step, a canter chain or a jump chain ends on the target: an
         # own piece there enters next move; an empty one is a cell to reach first.
         jumps = self._into(target, enemy, empty) if enemy else 0
