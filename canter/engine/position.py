@@ -273,7 +273,13 @@ class Position:
         self.hash = h
         self.move_stack.append(move)
         self.ply += 1
-        self._ended = self._static_ending(s)
+        if move.capture_bits or target & eb or self._ended is not None:
+            self._ended = self._static_ending(s)
+        else:
+            # No piece left the board and none entered the target castle, so no ending of
+            # pieces can have come about: only the turn moves on.
+            self._advance_turn(s)
+            self._ended = self._pass_stuck_seats(True) if v.nseats > 2 else None
         self._hashes.append(self.hash)
 
     def pop(self) -> Move:
@@ -311,7 +317,6 @@ class Position:
         v = self.variant
         n = v.nseats
         names = tuple(s.name for s in v.seats)
-        k = self._keys
         before = len(self.eliminated)
         eliminated = self._eliminate_empty()
         # Seats whose last pieces one move took share a rank.
@@ -345,26 +350,34 @@ class Position:
             return Outcome(None, "each side has at most one piece",
                            ranking_for(n, None, eliminated), names)
         if n > 2:
-            # The turn goes to the next seat in play that can move. One that cannot passes
-            # (no_move="pass"), or is eliminated (no_move="lose"): its pieces leave the
-            # board, so an eliminated seat is still a seat without pieces.
-            for _ in range(n):
-                if self.turn not in self.eliminated:
-                    if movegen.has_move(self, self.turn):
-                        return None
-                    if self.rules.no_move == "lose":
-                        stuck = self.turn
-                        eliminated = self._eliminate_stuck(stuck, mover is not None)
-                        alive = [s for s in range(n) if s not in eliminated]
-                        if len(alive) == 1:
-                            self._advance_turn(stuck)
-                            return Outcome(alive[0], f"{names[stuck]} has no legal move",
-                                           ranking_for(n, alive[0], eliminated), names)
-                h = self.hash ^ k.turn[self.turn]
-                self.turn = (self.turn + 1) % n
-                self.hash = h ^ k.turn[self.turn]
-            return Outcome(None, "no seat can move", ranking_for(n, None, eliminated), names)
+            return self._pass_stuck_seats(mover is not None)
         return None
+
+    def _pass_stuck_seats(self, undoable: bool) -> Outcome | None:
+        """Three seats: the turn goes to the next seat in play that can move. One that
+        cannot passes (no_move="pass"), or is eliminated (no_move="lose"): its pieces leave
+        the board, so an eliminated seat is still a seat without pieces."""
+        v = self.variant
+        n = v.nseats
+        k = self._keys
+        for _ in range(n):
+            if self.turn not in self.eliminated:
+                if movegen.has_move(self, self.turn):
+                    return None
+                if self.rules.no_move == "lose":
+                    stuck = self.turn
+                    eliminated = self._eliminate_stuck(stuck, undoable)
+                    alive = [s for s in range(n) if s not in eliminated]
+                    if len(alive) == 1:
+                        self._advance_turn(stuck)
+                        names = tuple(s.name for s in v.seats)
+                        return Outcome(alive[0], f"{names[stuck]} has no legal move",
+                                       ranking_for(n, alive[0], eliminated), names)
+            h = self.hash ^ k.turn[self.turn]
+            self.turn = (self.turn + 1) % n
+            self.hash = h ^ k.turn[self.turn]
+        names = tuple(s.name for s in v.seats)
+        return Outcome(None, "no seat can move", ranking_for(n, None, self.eliminated), names)
 
     def _eliminate_stuck(self, seat: int, undoable: bool) -> tuple[int, ...]:
         """no_move="lose" with three seats: `seat` cannot move and is out of the game; its
