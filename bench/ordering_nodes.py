@@ -1,5 +1,6 @@
 """Nodes the searcher needs to complete a fixed depth on the `bench` positions, with each
-move-ordering switch off in turn: what killers, history, the table move and PVS save.
+move-ordering switch flipped in turn: what killers and history save, and what the table
+move first and PVS (both off by default) would change.
 
     python bench/ordering_nodes.py 3
     python bench/ordering_nodes.py 4      # a few minutes
@@ -13,8 +14,8 @@ from canter.engine.bench import bench_positions
 from canter.engine.limits import Limits, StopFlag
 from canter.engine.searcher import Searcher
 
-SWITCHES = ({}, {"killers": 0}, {"history": 0}, {"ttmove": 0}, {"pvs": 0},
-            {"killers": 0, "history": 0, "ttmove": 0})
+SWITCHES = ({}, {"killers": 0}, {"history": 0}, {"ttmove": 1}, {"pvs": 1},
+            {"killers": 0, "history": 0})
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def main() -> None:
             nodes[pos.variant.nseats] += result.info.nodes
         if base is None:
             base = nodes
-        name = ",".join(f"{k}=0" for k in off) or "all on"
+        name = ",".join(f"{k}={v}" for k, v in off.items()) or "defaults"
         print(f"{name:30} camelot {nodes[2]:>9} ({100 * nodes[2] / base[2] - 100:+.1f} %)"
               f"   tri-camelot {nodes[3]:>9} ({100 * nodes[3] / base[3] - 100:+.1f} %)")
 
