@@ -23,8 +23,8 @@ class Reach:
     def __init__(self, variant: Variant) -> None:
         board = variant.board
         self.mask = board.mask
-        self.shifts = board.offsets
-        # Split by sign, so the hot loops shift without a test per direction.
+        # The board's leap offsets split by sign, so the hot loops shift without a test per
+        # direction.
         self.ups = tuple(o for o in board.offsets if o > 0)
         self.downs = tuple(-o for o in board.offsets if o < 0)
         self.target = variant.target_bits
