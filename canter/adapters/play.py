@@ -245,11 +245,16 @@ class TerminalGame:
             return False
         from canter.adapters.records import result_from_ranking
 
-        self.result_text = outcome.text()
-        self.result_token = result_from_ranking(outcome.ranking, self.variant.nseats)
-        self.termination = "normal"
-        self.write(f"game over: {self.result_text}")
+        self.end(outcome.text(), result_from_ranking(outcome.ranking, self.variant.nseats),
+                 "normal")
         return True
+
+    def end(self, text: str, token: str, termination: str) -> None:
+        """Record how the game ended (for the saved record) and say so."""
+        self.result_text = text
+        self.result_token = token
+        self.termination = termination
+        self.write(f"game over: {text}")
 
     def end_on_time(self, seat: int) -> None:
         self.end_by_forfeit(seat, "'s time ran out", "time forfeit")
@@ -264,23 +269,20 @@ class TerminalGame:
         v = self.variant
         loser = v.seats[seat].name
         if v.nseats == 2:
-            self.result_text = f"{v.seats[1 - seat].name} wins: {loser}{what}"
+            text = f"{v.seats[1 - seat].name} wins: {loser}{what}"
         else:
-            self.result_text = f"{loser}{what}; the others share the point"
+            text = f"{loser}{what}; the others share the point"
         share = Fraction(1, v.nseats - 1)
-        self.result_token = result_token([0 if s == seat else share for s in range(v.nseats)])
-        self.termination = termination
-        self.write(f"game over: {self.result_text}")
+        self.end(text, result_token([0 if s == seat else share for s in range(v.nseats)]),
+                 termination)
 
     def end_by_claim(self, seat: int) -> None:
         from canter.adapters.records import result_from_ranking
         from canter.engine.outcome import ranking_for
 
         n = self.variant.nseats
-        self.result_text = f"draw: third repetition, claimed by {self.variant.seats[seat].name}"
-        self.result_token = result_from_ranking(ranking_for(n, None, self.pos.eliminated), n)
-        self.termination = "normal"
-        self.write(f"game over: {self.result_text}")
+        self.end(f"draw: third repetition, claimed by {self.variant.seats[seat].name}",
+                 result_from_ranking(ranking_for(n, None, self.pos.eliminated), n), "normal")
 
     def show_board(self) -> None:
         last = self.pos.move_stack[-1] if self.pos.move_stack else None
