@@ -13,16 +13,16 @@ import argparse
 import sys
 import time
 
-from canter.adapters.arbiter_engines import EngineSpec
-from canter.adapters.arbiter_game import (
+from canter.adapters.arbiter.engines import EngineSpec
+from canter.adapters.arbiter.game import (
     Adjudication,
     EnginePool,
     Player,
     Settings,
     play_game,
 )
-from canter.adapters.arbiter_openings import Opening
-from canter.adapters.arbiter_tc import TimeControl
+from canter.adapters.arbiter.openings import Opening
+from canter.adapters.arbiter.tc import TimeControl
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import argparse
 import time
 
 from canter.engine import Position
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.searcher import Searcher
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
 
 
 def positive_seconds(text: str) -> float:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from canter.engine.bench import bench_positions
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.searcher import Searcher
+from canter.engine.search.bench import bench_positions
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
 
 SWITCHES = ({}, {"killers": 0}, {"history": 0}, {"ttmove": 1}, {"pvs": 1},
             {"killers": 0, "history": 0})

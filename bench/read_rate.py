@@ -18,9 +18,10 @@ from multiprocessing import Pool
 
 from selfplay import GreedyPlayer, SearchPlayer
 
-from canter.engine import Position, get_variant, movegen
-from canter.engine.evaluate import _distances
-from canter.engine.opponents import likely_key
+from canter.engine import Position, get_variant
+from canter.engine.rules import movegen
+from canter.engine.search.evaluate import _distances
+from canter.engine.search.opponents import likely_key
 
 VARIANT = get_variant("tri-camelot")
 DIST = [_distances(VARIANT, VARIANT.target_castle[s]) for s in range(3)]

@@ -24,9 +24,9 @@ import time
 from multiprocessing import Pool
 
 from canter.engine import Position, get_variant
-from canter.engine.evaluate import _distances
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.searcher import Searcher
+from canter.engine.search.evaluate import _distances
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
 
 MAX_PLIES = 400
 

@@ -16,8 +16,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from selfplay import GreedyPlayer, RandomPlayer  # noqa: E402
 
-import canter.engine.searcher as searcher_module  # noqa: E402
-from canter.engine.limits import SearchInfo, SearchResult  # noqa: E402
+import canter.engine.search.searcher as searcher_module  # noqa: E402
+from canter.engine.search.limits import SearchInfo, SearchResult  # noqa: E402
 
 KIND = sys.argv[1] if len(sys.argv) > 1 else "random"
 

@@ -11,16 +11,17 @@ import importlib
 import click
 
 # name -> (module, attribute, one-line help). Each module owns its click command.
+_MEASURE, _ARBITER = "canter.adapters.measure.cli", "canter.adapters.arbiter.cli"
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "perft": ("canter.adapters.perft_cli", "perft", "Count the move tree (move generator test)."),
-    "bench": ("canter.adapters.bench_cli", "bench", "Search fixed positions; print nodes and nps."),
-    "match": ("canter.adapters.match_cli", "match", "Play a match between engines."),
-    "tournament": ("canter.adapters.match_cli", "tournament", "Round-robin or gauntlet."),
-    "replay": ("canter.adapters.records_cli", "replay", "Validate a game-record file."),
-    "compliance": ("canter.adapters.compliance", "compliance", "Protocol conformance run."),
-    "transcript": ("canter.adapters.transcript_cli", "transcript", "Record/replay sessions."),
-    "play": ("canter.adapters.play_cli", "play", "Play in the terminal."),
-    "show": ("canter.adapters.show_cli", "show", "Draw a position or game (text or SVG)."),
+    "perft": (_MEASURE, "perft", "Count the move tree (move generator test)."),
+    "bench": (_MEASURE, "bench", "Search fixed positions; print nodes and nps."),
+    "match": (_ARBITER, "match", "Play a match between engines."),
+    "tournament": (_ARBITER, "tournament", "Round-robin or gauntlet."),
+    "compliance": (_ARBITER, "compliance", "Protocol conformance run."),
+    "replay": ("canter.adapters.records.cli", "replay", "Validate a game-record file."),
+    "transcript": ("canter.adapters.transcript.cli", "transcript", "Record/replay sessions."),
+    "play": ("canter.adapters.play.cli", "play", "Play in the terminal."),
+    "show": ("canter.adapters.pictures.cli", "show", "Draw a position or game (text or SVG)."),
 }
 
 

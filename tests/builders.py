@@ -7,7 +7,7 @@ arguments are seat letters; `turn` is the seat letter to move.
 from __future__ import annotations
 
 from canter.engine import Position, format_move, get_variant
-from canter.engine.variant import KNIGHT, MAN
+from canter.engine.rules.variant import KNIGHT, MAN
 
 
 def setup(variant: str = "camelot", turn: str = "w", duty: str | None = None,

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.arbiter_engines import EngineSpec, parse_engine_spec, unique_names
-from canter.adapters.arbiter_game import Adjudication, _adjudicate
-from canter.adapters.arbiter_openings import opening_order, parse_openings
-from canter.adapters.arbiter_results import ResultsFile, Tally, ranking_of
-from canter.adapters.arbiter_schedule import Job, build_schedule, gauntlet, round_robin
-from canter.adapters.arbiter_tc import Clocks, TimeControl
-from canter.adapters.records import GameRecord, write_game
+from canter.adapters.arbiter.engines import EngineSpec, parse_engine_spec, unique_names
+from canter.adapters.arbiter.game import Adjudication, _adjudicate
+from canter.adapters.arbiter.openings import opening_order, parse_openings
+from canter.adapters.arbiter.results import ResultsFile, Tally, ranking_of
+from canter.adapters.arbiter.schedule import Job, build_schedule, gauntlet, round_robin
+from canter.adapters.arbiter.tc import Clocks, TimeControl
+from canter.adapters.records.format import GameRecord, write_game
 
 
 def test_time_control_forms() -> None:
@@ -185,7 +185,7 @@ def test_three_seat_resign_ranks_the_hopeless_seat_last() -> None:
 
 
 def test_results_file_refuses_damage_inside(tmp_path: Path) -> None:
-    from canter.adapters.arbiter_results import ResumeError
+    from canter.adapters.arbiter.results import ResumeError
 
     path = tmp_path / "g.pgn"
     results = ResultsFile(str(path))
@@ -199,7 +199,7 @@ def test_results_file_refuses_damage_inside(tmp_path: Path) -> None:
 
 
 def test_progress_bar_score_elapsed_and_time_left() -> None:
-    from canter.adapters.arbiter_report import progress_bar
+    from canter.adapters.arbiter.report import progress_bar
 
     tally = Tally(["a", "b"])
     jobs = [Job(n, 0, (n - 1) // 2, (0, 1) if n % 2 else (1, 0), 0) for n in range(1, 9)]
@@ -220,7 +220,7 @@ def test_json_summary_has_no_negative_zero() -> None:
     import json
     import math
 
-    from canter.adapters.arbiter_report import final_table, summary
+    from canter.adapters.arbiter.report import final_table, summary
 
     tally = Tally(["a", "b"])
     # a wins as White, loses as Black, then the same again: exactly 0.500

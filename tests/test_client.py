@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.client import (
+from canter.adapters.client.engine import (
     Engine,
     EngineDied,
     EngineProtocolError,

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from canter.adapters.client import Engine, Limit
+from canter.adapters.client.engine import Engine, Limit
 
 pytest.importorskip("canter.protocol.main")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.client import Engine, EngineStalled, EngineStateError
+from canter.adapters.client.engine import Engine, EngineStalled, EngineStateError
 from canter.engine import Position, get_variant, parse_move
 
 BAD = str(Path(__file__).parent / "bad_engines" / "bad_engine.py")

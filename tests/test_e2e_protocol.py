@@ -15,7 +15,7 @@ import pytest
 from pipe_engine import ENGINE_CMD, PipeEngine
 
 from canter.engine import Position, format_move, get_variant, parse_move
-from canter.engine.perft import perft
+from canter.engine.rules.perft import perft
 
 # Every line the UCI-style dialect may print starts like one of these (docs/protocol.md).
 OUTPUT_GRAMMAR = re.compile(
@@ -292,7 +292,7 @@ def test_perft_and_divide_match_the_reference_counts(engine):
 
 
 def test_eval_and_bench(engine):
-    from canter.engine.searcher import Searcher
+    from canter.engine.search.searcher import Searcher
 
     score, text = Searcher().evaluate(Position.start("camelot"))
     lines = engine.between("eval")

@@ -3,7 +3,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canter.engine import VARIANT_NAMES, Position, format_move, movegen, parse_move
+from canter.engine import VARIANT_NAMES, Position, format_move, parse_move
+from canter.engine.rules import movegen
 
 GAMES = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -6,8 +6,8 @@ from __future__ import annotations
 from builders import setup
 
 from canter.engine import Position
-from canter.engine.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
-from canter.engine.searcher import Searcher
+from canter.engine.search.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
+from canter.engine.search.searcher import Searcher
 
 
 def score(pos: Position, seat: int | None = None, weights: Weights | None = None) -> int:

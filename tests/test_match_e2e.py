@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.records import read_games_file, replay_game
+from canter.adapters.records.format import read_games_file, replay_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bad_engines" / "bad_engine.py"

@@ -1,4 +1,4 @@
-"""Three seats: the search tries only each opponent's likeliest moves (`search.likeliest`,
+"""Three seats: the search tries only each opponent's likeliest moves (`common.likeliest`,
 engine option `Three Seat Opponent Moves`). Green aims at F1 (Blue's castle)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, format_move
-from canter.engine.evaluate import _distances
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.search import likeliest
-from canter.engine.searcher import OPPONENT_MOVES, Searcher
+from canter.engine.search.common import likeliest
+from canter.engine.search.evaluate import _distances
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import OPPONENT_MOVES, Searcher
 from canter.protocol.session import Session
 
 

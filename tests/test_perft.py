@@ -4,7 +4,7 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, parse_move
-from canter.engine.perft import perft, perft_divide
+from canter.engine.rules.perft import perft, perft_divide
 
 CAMELOT = {1: 100, 2: 10026, 3: 1070822}
 

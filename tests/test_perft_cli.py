@@ -2,7 +2,7 @@
 
 from click.testing import CliRunner
 
-from canter.adapters.perft_cli import perft
+from canter.adapters.measure.cli import perft
 
 
 def run(*args):

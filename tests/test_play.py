@@ -14,10 +14,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from canter.adapters.play import format_clock, parse_clock, parse_seats
-from canter.adapters.records import read_games_file
+from canter.adapters.play.game import format_clock, parse_clock, parse_seats
+from canter.adapters.records.format import read_games_file
 from canter.engine import Position, get_variant, parse_move
-from canter.engine.variant import KNIGHT, MAN
+from canter.engine.rules.variant import KNIGHT, MAN
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 30

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from canter.engine import Move, format_move, parse_move
-from canter.engine.limits import Limits, SearchInfo, SearchResult
+from canter.engine.search.limits import Limits, SearchInfo, SearchResult
 from canter.protocol.session import ProtocolError, Session, hard_budget
 
 # Black's only piece on F9 in front of White's F8 (White also has E4): F8xF10 is compulsory.

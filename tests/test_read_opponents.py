@@ -4,12 +4,12 @@ searched with that move alone (`opponents.py`, engine option `Three Seat Read Op
 from __future__ import annotations
 
 from canter.engine import Position, get_variant
-from canter.engine.evaluate import _distances
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.opponents import STREAK, likely_key, predictable_seats
-from canter.engine.search import Search
-from canter.engine.searcher import Searcher
-from canter.engine.tt import TranspositionTable
+from canter.engine.search.alphabeta import Search
+from canter.engine.search.evaluate import _distances
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.opponents import STREAK, likely_key, predictable_seats
+from canter.engine.search.searcher import Searcher
+from canter.engine.search.tt import TranspositionTable
 from canter.protocol.session import Session
 
 TRI = get_variant("tri-camelot")

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canter.adapters.records import (
+from canter.adapters.records.cli import replay
+from canter.adapters.records.format import (
     GameRecord,
     MoveComment,
     RecordError,
@@ -22,7 +23,6 @@ from canter.adapters.records import (
     result_token,
     write_game,
 )
-from canter.adapters.records_cli import replay
 
 # WCF World Championship 2009, game 1, first 11 moves (RULES.md section 5), in the
 # spelling of the rules page (move numbers glued to moves).

@@ -10,8 +10,8 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, format_move
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.searcher import Searcher
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
 
 
 def search(pos: Position, algorithm: str = "paranoid", **limits):

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from canter.engine import Position, movegen
+from canter.engine import Position
+from canter.engine.rules import movegen
 
 
 @pytest.mark.parametrize("variant", ["camelot", "tri-camelot"])

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from canter.adapters.stats import (
+from canter.adapters.arbiter.stats import (
     elo_from_score,
     los,
     multi_seat_stats,

@@ -9,11 +9,12 @@ from html.parser import HTMLParser
 
 from click.testing import CliRunner
 
-from canter.adapters.show_cli import show
-from canter.adapters.svg import Geometry, board_svg, game_html, game_svgs
+from canter.adapters.pictures.cli import show
+from canter.adapters.pictures.html import game_html
+from canter.adapters.pictures.svg import Geometry, board_svg, game_svgs
 from canter.engine import Position, get_variant, parse_move
-from canter.engine.textboard import render
-from canter.engine.variant import KNIGHT, MAN
+from canter.engine.rules.textboard import render
+from canter.engine.rules.variant import KNIGHT, MAN
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -195,7 +196,7 @@ def test_show_command_text_and_files(tmp_path) -> None:
 
 
 def test_show_game_file(tmp_path) -> None:
-    from canter.adapters.records import GameRecord, write_game
+    from canter.adapters.records.format import GameRecord, write_game
 
     game = GameRecord.new("tri-camelot", ["a", "b", "c"])
     for text in ("F5-F9", "C12-D11", "I12-H11"):

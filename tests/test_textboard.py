@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from canter.engine import Position, get_variant, parse_move
-from canter.engine.textboard import render
-from canter.engine.variant import KNIGHT, MAN
+from canter.engine.rules.textboard import render
+from canter.engine.rules.variant import KNIGHT, MAN
 
 CAMELOT_START = """\
     A  B  C  D  E  F  G  H  I  J  K  L

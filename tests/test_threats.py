@@ -8,10 +8,10 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, get_variant
-from canter.engine.evaluate import Evaluator
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.searcher import Searcher
-from canter.engine.threats import Reach
+from canter.engine.search.evaluate import Evaluator
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
+from canter.engine.search.threats import Reach
 
 
 def reach(pos, seat: str) -> int:

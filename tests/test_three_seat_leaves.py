@@ -1,14 +1,15 @@
 """Three seats, at the leaves: the quiescence search tries only an opponent's likeliest
 captures, and where an opponent can enter a castle next move the root seat's quiet answers
-are searched instead of trusting the static score (`search.THREAT_PLIES`)."""
+are searched instead of trusting the static score (`alphabeta.THREAT_PLIES`)."""
 
 from __future__ import annotations
 
 from builders import setup
 
-from canter.engine.limits import Limits, StopFlag
-from canter.engine.search import INF, Search
-from canter.engine.tt import TranspositionTable
+from canter.engine.search.alphabeta import Search
+from canter.engine.search.common import INF
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.tt import TranspositionTable
 
 
 def leaf_value(pos, options: dict) -> int:

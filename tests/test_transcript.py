@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.transcript import (
+from canter.adapters.transcript.format import (
     EXACT,
     GLOB,
     REGEX,
@@ -35,8 +35,8 @@ from canter.adapters.transcript import (
     parse_file,
     unescape_text,
 )
-from canter.adapters.transcript_record import Recording, loosen, record_session
-from canter.adapters.transcript_run import run_transcript, summary
+from canter.adapters.transcript.record import Recording, loosen, record_session
+from canter.adapters.transcript.run import run_transcript, summary
 
 HERE = Path(__file__).parent
 SCRIPTED = HERE / "scripted_engines"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.transcript import parse, parse_file
-from canter.adapters.transcript_run import format_failure, run_transcript
-from canter.adapters.transcript_session import default_engine
+from canter.adapters.transcript.format import parse, parse_file
+from canter.adapters.transcript.run import format_failure, run_transcript
+from canter.adapters.transcript.session import default_engine
 
 SUITE = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 
@@ -55,7 +55,7 @@ def test_known_protocol_bug_still_fails(path):
 def test_recorded_canter_session_replays_green():
     """Record a session with canter (depth-limited searches keep their node counts exact,
     time and nps are loosened), then replay it against a fresh canter twice."""
-    from canter.adapters.transcript_record import record_session
+    from canter.adapters.transcript.record import record_session
 
     commands = [
         "uci", "isready", "position startpos moves D6-F8 H11-F9", "go depth 2",

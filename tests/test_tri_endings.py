@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from canter.engine import Position, PositionError, format_move, parse_move
-from canter.engine.outcome import ranking_for
-from canter.engine.variant import KNIGHT, MAN, Rules, get_variant
+from canter.engine.rules.outcome import ranking_for
+from canter.engine.rules.variant import KNIGHT, MAN, Rules, get_variant
 
 TRI = get_variant("tri-camelot")
 BLUE, RED, GREEN = 0, 1, 2

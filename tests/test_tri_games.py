@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canter.engine import Position, format_move, parse_move
-from canter.engine.outcome import Outcome
-from canter.engine.variant import get_variant
+from canter.engine.rules.outcome import Outcome
+from canter.engine.rules.variant import get_variant
 
 TRI = get_variant("tri-camelot")
 

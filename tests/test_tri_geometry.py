@@ -8,8 +8,8 @@ import random
 import pytest
 
 from canter.engine import Position
-from canter.engine.perft import perft
-from canter.engine.variant import get_variant
+from canter.engine.rules.perft import perft
+from canter.engine.rules.variant import get_variant
 
 TRI = get_variant("tri-camelot")
 BLUE, RED, GREEN = 0, 1, 2

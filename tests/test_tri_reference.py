@@ -1,6 +1,6 @@
 """Tri-Camelot move generation against an independent reference (RULES.md §2, §4).
 
-The reference below shares no code with canter.engine.movegen: it works on (file, rank)
+The reference below shares no code with canter.engine.rules.movegen: it works on (file, rank)
 coordinates, enumerates every route leg by leg as the rule text reads, and keeps the set of
 (start, end, captured cells) of the legal ones. The engine must produce exactly that set,
 and its fast counter (perft's last ply) the same number, on many random positions.
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from canter.engine import movegen
-from canter.engine.position import Position
-from canter.engine.variant import KNIGHT, MAN, get_variant
+from canter.engine.rules import movegen
+from canter.engine.rules.position import Position
+from canter.engine.rules.variant import KNIGHT, MAN, get_variant
 
 TRI = get_variant("tri-camelot")
 DIRS = ((0, 2), (0, -2), (1, 1), (-1, -1), (1, -1), (-1, 1))

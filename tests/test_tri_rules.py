@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from canter.engine import IllegalMoveError, Position, format_move, parse_move
-from canter.engine.variant import KNIGHT, MAN, Rules, get_variant
+from canter.engine.rules.variant import KNIGHT, MAN, Rules, get_variant
 
 TRI = get_variant("tri-camelot")
 BLUE, RED, GREEN = 0, 1, 2

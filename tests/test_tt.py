@@ -1,7 +1,7 @@
 """The transposition table's node lookup: a cutoff only when the stored depth and bound
 settle the window, the stored move always."""
 
-from canter.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
+from canter.engine.search.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 WIN_BOUND = 10_000
 MOVE = (12, 34, 0)

@@ -19,7 +19,7 @@ import threading
 import traceback
 from collections.abc import Callable
 
-from canter.engine.limits import Limits, SearchInfo
+from canter.engine.search.limits import Limits, SearchInfo
 from canter.protocol import options as opt
 from canter.protocol.cecp_format import (
     CECP_OPTIONS,

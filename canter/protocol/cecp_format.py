@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from canter.engine.limits import SearchInfo
+from canter.engine.search.limits import SearchInfo
 from canter.protocol import options as opt
 from canter.protocol.lines import echo
 

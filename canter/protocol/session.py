@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 
-from canter.engine.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.engine.search.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.protocol import options as opt
 from canter.protocol.lines import echo
 from canter.protocol.output import diagnostic
@@ -239,7 +239,7 @@ class Session:
     # ---- the searcher -----------------------------------------------------------------
     def searcher(self):
         if self._searcher is None:
-            from canter.engine.searcher import Searcher
+            from canter.engine.search.searcher import Searcher
 
             self._searcher = Searcher()
             self._configure(self._searcher)
@@ -368,14 +368,14 @@ class Session:
 
     def board_lines(self) -> list[str]:
         """The rules library's text board of the position, the last move marked."""
-        from canter.engine.textboard import render
+        from canter.engine.rules.textboard import render
 
         pos = self.position
         last = pos.move_stack[-1] if pos.move_stack else None
         return [row.rstrip() for row in render(pos, last_move=last).splitlines()]
 
     def perft(self, depth: int) -> tuple[list[tuple[str, int]], int]:
-        from canter.engine.perft import perft_divide
+        from canter.engine.rules.perft import perft_divide
 
         if self.searching:
             raise ProtocolError("perft refused: a search is running (send stop first)")

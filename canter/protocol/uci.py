@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from canter.engine.limits import Limits, SearchInfo
+from canter.engine.search.limits import Limits, SearchInfo
 from canter.protocol import options as opt
 from canter.protocol.lines import echo, split_at
 from canter.protocol.output import Output
@@ -365,7 +365,7 @@ class UciDialect:
         self.out.lines(lines)
 
     def cmd_bench(self, args: list[str]) -> None:
-        from canter.engine.bench import run_bench
+        from canter.engine.search.bench import run_bench
 
         depth = self._depth_arg(args, "bench", required=False)
         if self.session.searching:

@@ -1,0 +1,313 @@
+"""`canter match`, `canter tournament` and `canter compliance`: the arbiter's command line
+(docs/arbiter.md, docs/protocol.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from canter.adapters.arbiter.engines import EngineSpec, parse_engine_spec, unique_names
+from canter.adapters.arbiter.tc import TimeControl
+
+SEATS = {"camelot": 2, "tri-camelot": 3}
+
+
+def _fields(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
+    """`key=value key=value` -> dict, converted by the types in `known`."""
+    out: dict[str, Any] = {}
+    for word in text.split():
+        key, eq, value = word.partition("=")
+        key = key.lower()
+        if not eq or key not in known:
+            raise click.BadParameter(
+                f"{word!r}: expected key=value with key one of {', '.join(known)}",
+                param_hint=what)
+        kind = known[key]
+        try:
+            if kind is bool:
+                if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError("not true/false")
+                out[key] = value.lower() in ("true", "1", "yes")
+            else:
+                out[key] = kind(value)
+        except ValueError as exc:
+            raise click.BadParameter(f"{word!r}: {exc}", param_hint=what) from None
+    return out
+
+
+def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("--engine", "engines", multiple=True, metavar="SPEC",
+                     help="An engine: 'cmd=COMMAND [name=N] [dir=D] [option.X=V] [tc=..] "
+                          "[st=S] [depth=D] [nodes=N] [timemargin=MS]' (repeat per engine)."),
+        click.option("--variant", type=click.Choice(sorted(SEATS)), default="camelot",
+                     show_default=True, help="The game (tri-camelot: three seats)."),
+        click.option("--tc", default=None, metavar="TC",
+                     help="Clock for every engine: MOVES/TIME+INC, TIME+INC (s or m:ss), inf."),
+        click.option("--st", type=float, default=None, metavar="SECONDS",
+                     help="Fixed time per move (go movetime)."),
+        click.option("--depth", type=click.IntRange(1), default=None, help="Depth per move."),
+        click.option("--nodes", type=click.IntRange(1), default=None, help="Nodes per move."),
+        click.option("--timemargin", type=click.IntRange(0), default=0, show_default=True,
+                     metavar="MS", help="Milliseconds a search may overrun before losing on time."),
+        click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
+                     help="Games played at once."),
+        click.option("--openings", "openings_file", default=None, metavar="FILE",
+                     type=click.Path(exists=True, dir_okay=False),
+                     help="Start points: position strings or move sequences, one per line."),
+        click.option("--opening-order", type=click.Choice(["sequential", "random"]),
+                     default="sequential", show_default=True),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the random opening order (keep it to resume)."),
+        click.option("--all-orders", is_flag=True,
+                     help="Three seats: play all six seat orders, not only the three rotations."),
+        click.option("--maxplies", type=click.IntRange(0), default=0, metavar="N",
+                     help="Adjudicate a draw after N plies (0: off)."),
+        click.option("--resign", default=None, metavar="'movecount=N score=CP [twosided=B]'",
+                     help="A seat whose score stays <= -CP for N moves loses (3 seats: last)."),
+        click.option("--draw", default=None, metavar="'movenumber=N movecount=N score=CP'",
+                     help="Adjudicate a draw when every score stays within +-CP for N moves."),
+        click.option("--pgn", default=None, metavar="FILE",
+                     help="Game records, appended as games end; an existing file is resumed."),
+        click.option("--json", "json_path", default=None, metavar="FILE",
+                     help="Write a machine-readable summary at the end."),
+        click.option("--log", "log_path", default=None, metavar="FILE",
+                     help="Append every line exchanged with the engines (time, game, "
+                          "engine, direction) to FILE."),
+        click.option("--event", default=None, help="Event tag of the records."),
+        click.option("--ready-timeout", type=float, default=10.0, show_default=True,
+                     metavar="SECONDS", help="Answer time allowed for uci/isready."),
+        click.option("--search-timeout", type=float, default=60.0, show_default=True,
+                     metavar="SECONDS",
+                     help="A search without a clock (depth, nodes) stalls after this."),
+        click.option("--progress", type=click.Choice(["auto", "bar", "lines"]),
+                     default="auto", show_default=True,
+                     help="bar: one status line redrawn in place; lines: a line per game; "
+                          "auto: bar on a terminal."),
+        click.option("--quiet", is_flag=True, help="Print nothing (use --json)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], list],
+         games: int | None, rounds: int | None, sprt_text: str | None) -> None:
+    from canter.adapters.arbiter.game import Adjudication, Player, Settings
+    from canter.adapters.arbiter.openings import Opening, load_openings
+    from canter.adapters.arbiter.run import Arbiter, ArbiterError, RunConfig
+    from canter.adapters.arbiter.schedule import arrangements, build_schedule
+
+    variant = opts["variant"]
+    seats = SEATS[variant]
+    specs: list[EngineSpec] = []
+    for text in opts["engines"]:
+        try:
+            specs.append(parse_engine_spec(text))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--engine") from None
+    try:
+        unique_names(specs)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    try:
+        default_tc = TimeControl.parse(opts["tc"] or "inf").with_limits(
+            movetime=opts["st"], depth=opts["depth"], nodes=opts["nodes"])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tc") from None
+    players = []
+    for spec in specs:
+        try:
+            control = spec.control(default_tc)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--engine") from None
+        if not (control.bounded or control.depth or control.nodes):
+            raise click.UsageError(
+                f"engine {spec.name} has no limit: give --tc, --st, --depth or --nodes "
+                "(or tc=/st=/depth=/nodes= in its --engine)")
+        margin = spec.timemargin if spec.timemargin is not None else opts["timemargin"] / 1000
+        players.append(Player(spec, control, margin))
+
+    encounters = encounters_for(len(players), seats)
+    per_block = len(arrangements(encounters[0], opts["all_orders"])) if encounters else 1
+    if games is None:
+        games = (rounds or 1) * per_block
+
+    if opts["openings_file"]:
+        try:
+            openings = load_openings(opts["openings_file"], variant)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--openings") from None
+    else:
+        openings = [Opening(None)]
+    jobs = build_schedule(encounters, games, len(openings), opts["opening_order"],
+                          opts["seed"], opts["all_orders"])
+
+    adjudication = Adjudication(maxplies=opts["maxplies"])
+    if opts["resign"]:
+        r = _fields(opts["resign"], "--resign",
+                    {"movecount": int, "score": int, "twosided": bool})
+        if "movecount" not in r or "score" not in r:
+            raise click.BadParameter("give movecount= and score=", param_hint="--resign")
+        adjudication.resign_moves = r["movecount"]
+        adjudication.resign_score = r["score"]
+        adjudication.resign_twosided = r.get("twosided", False)
+    if opts["draw"]:
+        d = _fields(opts["draw"], "--draw", {"movenumber": int, "movecount": int, "score": int})
+        if "movecount" not in d or "score" not in d:
+            raise click.BadParameter("give movecount= and score=", param_hint="--draw")
+        adjudication.draw_movenumber = d.get("movenumber", 0)
+        adjudication.draw_moves = d["movecount"]
+        adjudication.draw_score = d["score"]
+
+    sprt_params = None
+    if sprt_text:
+        if len(players) != 2 or seats != 2:
+            raise click.BadParameter("SPRT needs a two-seat match of two engines",
+                                     param_hint="--sprt")
+        s = _fields(sprt_text, "--sprt",
+                    {"elo0": float, "elo1": float, "alpha": float, "beta": float})
+        if "elo0" not in s or "elo1" not in s:
+            raise click.BadParameter("give elo0= and elo1=", param_hint="--sprt")
+        sprt_params = {"elo0": s["elo0"], "elo1": s["elo1"], "alpha": s.get("alpha", 0.05),
+                       "beta": s.get("beta", 0.05)}
+        if not (sprt_params["elo0"] < sprt_params["elo1"]
+                and 0 < sprt_params["alpha"] < 1 and 0 < sprt_params["beta"] < 1):
+            raise click.BadParameter("need elo0 < elo1 and alpha, beta in (0, 1)",
+                                     param_hint="--sprt")
+
+    settings = Settings(
+        variant=variant,
+        adjudication=adjudication,
+        ready_timeout=opts["ready_timeout"],
+        search_timeout=opts["search_timeout"],
+        event=opts["event"] or f"canter {kind}",
+    )
+    identity: dict[str, object] = {
+        "variant": variant,
+        "engines": [{"name": p.name, "cmd": p.spec.command, "dir": p.spec.cwd,
+                     "options": p.spec.options, "limits": p.control.text(),
+                     "margin": p.margin} for p in players],
+        "order": opts["opening_order"],
+        "all_orders": opts["all_orders"],
+    }
+    if opts["opening_order"] == "random":
+        identity["seed"] = opts["seed"]
+    # Adjudication decides results and --event names every record, so a resume with other
+    # ones would mix two runs in one file. Left out when unset, which keeps the keys of
+    # files written before they counted.
+    if adjudication != Adjudication():
+        identity["adjudication"] = dataclasses.asdict(adjudication)
+    if opts["event"]:
+        identity["event"] = opts["event"]
+    config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
+                       opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
+                       identity, opts["log_path"], opts["progress"])
+    if not opts["quiet"]:
+        tcs = sorted({p.control.text() for p in players})
+        click.echo(f"canter {kind}: {variant}, {len(players)} engines "
+                   f"({', '.join(p.name for p in players)}), {len(jobs)} games, "
+                   f"{' / '.join(tcs)}, concurrency {opts['concurrency']}")
+    previous = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        outcome = Arbiter(config).run()
+    except ArbiterError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if outcome.interrupted:
+        sys.exit(130)
+
+
+@click.command()
+@common_options
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Games to play (default: one opening with every seat arrangement).")
+@click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
+              help="Stop when the SPRT accepts H0 or H1 (two engines, two seats).")
+def match(games: int | None, sprt_text: str | None, **opts: Any) -> None:
+    """Play a match: two engines (Camelot) or three (Tri-Camelot).
+
+    Example: canter match --engine "cmd=canter" --engine "cmd=./other name=other"
+    --games 100 --tc 40/60+0.5 --concurrency 2 --pgn games.pgn
+    """
+    from canter.adapters.arbiter.schedule import round_robin
+
+    seats = SEATS[opts["variant"]]
+    if len(opts["engines"]) != seats:
+        raise click.UsageError(f"a {opts['variant']} match needs {seats} --engine options, "
+                               f"not {len(opts['engines'])} (use 'canter tournament' for more)")
+    _run("match", opts, round_robin, games, None, sprt_text)
+
+
+@click.command()
+@common_options
+@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]),
+              default="round-robin", show_default=True)
+@click.option("--rounds", type=click.IntRange(1), default=1, show_default=True,
+              help="Openings per encounter; each is played with every seat arrangement.")
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Games per encounter (overrides --rounds).")
+@click.option("--seeds", type=click.IntRange(1), default=1, show_default=True,
+              help="Gauntlet: how many of the first engines run the gauntlet.")
+def tournament(fmt: str, rounds: int, games: int | None, seeds: int, **opts: Any) -> None:
+    """Round-robin or gauntlet between engines, two or three seats per game.
+
+    Round-robin: every pair (Camelot) or trio (Tri-Camelot) of engines meets. Gauntlet: the
+    first engine(s) meet every pair/single of the others.
+    """
+    from canter.adapters.arbiter.schedule import gauntlet, round_robin
+
+    seats = SEATS[opts["variant"]]
+    n = len(opts["engines"])
+    need = seats + (1 if fmt == "gauntlet" and seats == 3 else 0)
+    if n < max(seats, 2 if fmt == "round-robin" else need):
+        raise click.UsageError(f"a {opts['variant']} {fmt} needs at least {need} --engine options")
+
+    def encounters(nplayers: int, nseats: int) -> list:
+        if fmt == "gauntlet":
+            try:
+                return gauntlet(nplayers, nseats, seeds)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--seeds") from None
+        return round_robin(nplayers, nseats)
+
+    _run("tournament", opts, encounters, games, rounds, None)
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--timeout", type=float, default=5.0, show_default=True,
+              help="Seconds allowed for each answer.")
+@click.option("--dir", "cwd", default=None, help="Working directory of the engine.")
+def compliance(command: tuple[str, ...], timeout: float, cwd: str | None) -> None:
+    """Check that ENGINE-COMMAND speaks the canter protocol (docs/protocol.md).
+
+    Give the command as one quoted string or as words: canter compliance "python -m canter".
+    Prints PASS/FAIL per step (with the engine's output on a failure); exit code 1 if any
+    step failed. A command that cannot be started fails the handshake step and the other
+    steps are not run (counted as "not run"; exit code 1).
+    """
+    words = shlex.split(command[0]) if len(command) == 1 else list(command)
+    from canter.adapters.arbiter.compliance import Compliance
+
+    checker = Compliance(words, timeout=timeout, cwd=cwd)
+    ok = checker.run(click.echo)
+    failed = [r.name for r in checker.results if not r.passed and not r.skipped]
+    skipped = sum(r.skipped for r in checker.results)
+    passed = sum(r.passed for r in checker.results)
+    click.echo(f"{passed} passed, {len(failed)} failed"
+               + (f": {', '.join(failed)}" if failed else "")
+               + (f", {skipped} not run" if skipped else ""))
+    sys.exit(0 if ok else 1)

@@ -1,0 +1,142 @@
+"""Openings for the arbiter: a file of start points, each checked with the rules.
+
+One opening per line; blank lines and lines starting with `#` are skipped. A line is
+either a position string (`camelot 2/8/... w 0,0 - - 0 0`, optionally followed by
+`moves M1 M2 ...`) or a sequence of moves from the variant's start (`D6-F8 H11-F9`; move
+numbers like `1.` are ignored). A file whose first non-blank line starts with `[` is read
+as game records (docs/game-records.md): each game's start position and moves.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from canter.engine import (
+    NotationError,
+    Position,
+    PositionError,
+    format_move,
+    get_variant,
+    parse_move,
+)
+from canter.engine.rules.variant import VARIANT_NAMES
+
+_NUMBER = re.compile(r"^\d+\.+")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A start point: `position` is a position string, or None for the variant's start;
+    `moves` are played from it (canonical spelling) and written to the record."""
+
+    position: str | None
+    moves: tuple[str, ...] = ()
+    label: str = ""
+
+    def start(self, variant: str) -> Position:
+        pos = (
+            Position.start(get_variant(variant))
+            if self.position is None
+            else Position.from_string(self.position)
+        )
+        for text in self.moves:
+            pos.push(parse_move(pos, text))
+        return pos
+
+
+def _check(variant: str, position: str | None, moves: list[str], where: str) -> Opening:
+    try:
+        pos = (
+            Position.start(get_variant(variant))
+            if position is None
+            else Position.from_string(position)
+        )
+    except PositionError as exc:
+        raise ValueError(f"{where}: bad position string: {exc}") from None
+    if pos.variant.name != variant:
+        raise ValueError(f"{where}: a {pos.variant.name} position, but the match plays {variant}")
+    canonical = []
+    for i, text in enumerate(moves, start=1):
+        if pos.outcome() is not None:
+            raise ValueError(f"{where}: move {i} ({text}): the game is already over")
+        try:
+            move = parse_move(pos, text)
+        except (NotationError, ValueError) as exc:
+            raise ValueError(f"{where}: move {i} ({text}): {exc}") from None
+        canonical.append(format_move(pos.variant, move))
+        pos.push(move)
+    if pos.outcome() is not None:
+        raise ValueError(f"{where}: the game is already decided ({pos.outcome()})")
+    if position is not None and position.split() == Position.start(pos.variant).to_string().split():
+        position = None  # the standard start: engines get `position startpos`
+    return Opening(position, tuple(canonical), where)
+
+
+def parse_openings(text: str, variant: str, source: str = "openings") -> list[Opening]:
+    """All openings of a file's text; ValueError with the line number of a bad one."""
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip()), "")
+    if first.startswith("["):
+        return _from_records(text, variant, source)
+    openings = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        where = f"{source} line {number}"
+        if words[0].lower() in VARIANT_NAMES:
+            if "moves" in words:
+                cut = words.index("moves")
+                position, moves = " ".join(words[:cut]), words[cut + 1 :]
+            else:
+                position, moves = line, []
+        else:
+            # "1.D6-F8" and "1. D6-F8" both lose their move number
+            position, moves = None, [m for w in words if (m := _NUMBER.sub("", w))]
+        openings.append(_check(variant, position, moves, where))
+    if not openings:
+        raise ValueError(f"{source}: no openings in the file")
+    return openings
+
+
+def _from_records(text: str, variant: str, source: str) -> list[Opening]:
+    from canter.adapters.records.format import RecordError, read_games
+
+    try:
+        games = list(read_games(text, allow_unterminated=True))
+    except RecordError as exc:
+        raise ValueError(f"{source}: {exc}") from None
+    openings = []
+    for i, game in enumerate(games, start=1):
+        where = f"{source} game {i} (line {game.line})"
+        if game.variant != variant:
+            raise ValueError(f"{where}: a {game.variant} game, but the match plays {variant}")
+        openings.append(_check(variant, game.start_position, list(game.moves), where))
+    if not openings:
+        raise ValueError(f"{source}: no games in the file")
+    return openings
+
+
+def load_openings(path: str, variant: str) -> list[Opening]:
+    with open(path, encoding="utf-8") as f:
+        return parse_openings(f.read(), variant, path)
+
+
+def opening_order(count: int, blocks: int, order: str, seed: int) -> list[int]:
+    """Which opening each block of games uses: sequential (0, 1, 2, ..., wrapping) or
+    random (each opening once per pass through the file, shuffled with `seed`, so a run is
+    reproducible and a resumed run picks the same ones)."""
+    if order == "sequential":
+        return [b % count for b in range(blocks)]
+    if order != "random":
+        raise ValueError(f"opening order {order!r} is not sequential or random")
+    rng = random.Random(seed)
+    picks: list[int] = []
+    while len(picks) < blocks:
+        batch = list(range(count))
+        rng.shuffle(batch)
+        picks.extend(batch)
+    return picks[:blocks]

@@ -1,0 +1,338 @@
+"""The arbiter: runs a schedule of games on worker threads, writes each finished game to
+the output file as it ends, prints the running score, stops early when an SPRT decides,
+and resumes from its output file.
+
+Threads, not processes: each worker spends its time blocked on an engine's pipe, so the
+interpreter lock costs nothing, and each worker keeps its own engine processes
+(`EnginePool`) between games. Finished games are handed to the main thread, which alone
+writes the file and the tally, so output is never interleaved.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from canter.adapters.arbiter.game import (
+    EnginePool,
+    EngineRegistry,
+    GameAborted,
+    GameResult,
+    Player,
+    Settings,
+    play_game,
+)
+from canter.adapters.arbiter.log import EngineLog
+from canter.adapters.arbiter.openings import Opening
+from canter.adapters.arbiter.report import (
+    final_table,
+    progress_bar,
+    progress_line,
+    sprt_state,
+    summary,
+)
+from canter.adapters.arbiter.results import ResultsFile, ResumeError, Tally
+from canter.adapters.arbiter.schedule import Job, game_key
+from canter.adapters.client.engine import EngineDied, EngineError
+from canter.adapters.records.format import GameRecord
+
+CLEAR_LINE = "\x1b[2K"  # ANSI: erase the whole line (the cursor stays)
+
+
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class ArbiterError(Exception):
+    """A run that cannot start (an engine that does not start, a foreign output file)."""
+
+
+@dataclass
+class RunConfig:
+    players: list[Player]
+    settings: Settings
+    jobs: list[Job]
+    openings: list[Opening]
+    seats: int
+    concurrency: int = 1
+    pgn: str | None = None
+    json_path: str | None = None
+    sprt: dict[str, float] | None = None
+    out: TextIO | None = None
+    quiet: bool = False
+    # what makes two runs the same run besides the schedule (see game_key); recorded in
+    # every game's Schedule tag and checked when resuming
+    identity: dict[str, object] = field(default_factory=dict)
+    log_path: str | None = None  # --log: every line exchanged with the engines
+    # "bar": a status line redrawn in place (on a terminal); "lines": a line per game;
+    # "auto": bar if `out` is a terminal
+    progress: str = "auto"
+
+
+@dataclass
+class RunOutcome:
+    tally: Tally
+    interrupted: bool = False
+    stopped_by_sprt: bool = False
+    resumed: int = 0
+    wall: float = 0.0
+    engine_time: float = 0.0
+    plies: int = 0  # plies played by engines in this run (not resumed games)
+    results: list[GameResult] = field(default_factory=list)
+
+
+class Arbiter:
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self.names = [p.name for p in config.players]
+        self.tally = Tally(self.names)
+        self.abort = threading.Event()
+        self.registry = EngineRegistry()
+        self.file = ResultsFile(config.pgn) if config.pgn else None
+        self._jobs_by_number = {j.number: j for j in config.jobs}
+        self.keys = {j.number: game_key(config.identity, j, config.openings[j.opening])
+                     for j in config.jobs}
+        out = config.out
+        self.bar = out is not None and not config.quiet and (
+            config.progress == "bar" or (config.progress == "auto" and _isatty(out)))
+        self._bar_shown = False
+        self._started = time.monotonic()
+        self._drawn_at = 0.0
+        self._played = 0
+
+    def say(self, text: str) -> None:
+        """A line of its own; over a status line being redrawn, above it."""
+        out = self.config.out
+        if out is not None and not self.config.quiet:
+            if self._bar_shown:
+                out.write("\r" + CLEAR_LINE)
+            out.write(text + "\n")
+            if self._bar_shown:
+                self._draw()
+            out.flush()
+
+    def _draw(self) -> None:
+        """Redraw the status line in place (terminal only)."""
+        out = self.config.out
+        assert out is not None
+        width = shutil.get_terminal_size().columns
+        line = progress_bar(self.tally, len(self.config.jobs), self.names, self.config.seats,
+                            time.monotonic() - self._started, self._played, width)
+        out.write("\r" + CLEAR_LINE + line)
+        out.flush()
+        self._bar_shown = True
+        self._drawn_at = time.monotonic()
+
+    # ------------------------------------------------------------ resume
+
+    def load(self) -> int:
+        """Read the output file's games into the tally; returns how many."""
+        if self.file is None:
+            return 0
+        try:
+            records, dropped = self.file.load()
+        except ResumeError as exc:
+            raise ArbiterError(str(exc)) from None
+        if dropped:
+            self.say(f"Dropped a cut-off game at the end of {self.file.path} ({dropped} bytes);"
+                     " it will be played again")
+        ignored = 0
+        for record in records:
+            try:
+                number = int(record.tags.get("Round", ""))
+            except ValueError:
+                raise ArbiterError(
+                    f"{self.file.path}: game at line {record.line} has no game number "
+                    "(Round tag); is this file from another program?") from None
+            job = self._jobs_by_number.get(number)
+            if job is None:
+                ignored += 1
+                continue
+            expected = [self.names[p] for p in job.players]
+            if record.variant != self.config.settings.variant or record.players != expected:
+                raise ArbiterError(
+                    f"{self.file.path}: game {number} (line {record.line}) is "
+                    f"{record.variant} {' vs '.join(record.players)}, but this run plays "
+                    f"{self.config.settings.variant} {' vs '.join(expected)} as game "
+                    f"{number}: use another output file for a different run")
+            self._check_schedule(record, job, number)
+            if number in self.tally.entries:
+                raise ArbiterError(f"{self.file.path}: game {number} appears twice")
+            self.tally.add(job, record)
+        if ignored:
+            self.say(f"{ignored} games in {self.file.path} lie beyond this run's schedule "
+                     "and are not counted")
+        return self.tally.games
+
+    def _check_schedule(self, record: GameRecord, job: Job, number: int) -> None:
+        """A game of the file must be the game this run schedules under its number: same
+        opening, and (files written since the Schedule tag exists) the same key."""
+        assert self.file is not None
+        opening = self.config.openings[job.opening]
+        where = f"{self.file.path}: game {number} (line {record.line})"
+        advice = "use another output file for a different run, or the same command to resume"
+        book = list(opening.moves)
+        if record.start_position != opening.position or record.moves[:len(book)] != book:
+            played = " ".join([record.start_position or "startpos", *record.moves[:len(book)]])
+            wanted = " ".join([opening.position or "startpos", *book])
+            raise ArbiterError(
+                f"{where} started from {played}, but this run plays game {number} from "
+                f"{wanted} (another --openings file, --opening-order or --seed?): {advice}")
+        key = record.tags.get("Schedule")
+        if key is not None and key != self.keys[number]:
+            raise ArbiterError(
+                f"{where} belongs to another run (Schedule {key}, this run {self.keys[number]}):"
+                " the engines' commands, options or limits, the opening order or seed, "
+                f"the seat orders, the adjudication or --event differ: {advice}")
+
+    # ------------------------------------------------------------ the run
+
+    def preflight(self, pool: EnginePool) -> None:
+        """Start every engine once: a command that does not run or an option it does not
+        have is the operator's mistake, reported before any game."""
+        for player in self.config.players:
+            try:
+                pool.get(player)
+            except EngineError as exc:
+                what = (f"could not be started: {exc.reason}"
+                        if isinstance(exc, EngineDied) and exc.reason else f"does not start: {exc}")
+                raise ArbiterError(f"engine {player.name} ({' '.join(player.spec.command)}) "
+                                   f"{what}") from None
+            except ValueError as exc:
+                raise ArbiterError(f"engine {player.name}: {exc}") from None
+
+    def run(self) -> RunOutcome:
+        cfg = self.config
+        started = self._started = time.monotonic()
+        resumed = self.load()
+        outcome = RunOutcome(self.tally, resumed=resumed)
+        total = len(cfg.jobs)
+        if resumed:
+            self.say(f"Resuming: {resumed} of {total} games already in {cfg.pgn}")
+        state = sprt_state(self.tally, cfg.sprt)
+        pending = [j for j in cfg.jobs if j.number not in self.tally.entries]
+        if state is not None and state.finished:
+            self.say(f"SPRT already decided ({state.decision}); no more games")
+            outcome.stopped_by_sprt = True
+            pending = []
+        log = EngineLog(cfg.log_path) if cfg.log_path else None
+        pools = [EnginePool(cfg.settings, self.registry, log)
+                 for _ in range(min(cfg.concurrency, max(1, len(pending))))]
+        jobs: queue.Queue[Job] = queue.Queue()
+        for job in pending:
+            jobs.put(job)
+        results: queue.Queue[tuple[str, object]] = queue.Queue()
+        workers: list[threading.Thread] = []
+        try:
+            if pending:
+                self.preflight(pools[0])
+            for pool in pools:
+                t = threading.Thread(target=self._work, args=(pool, jobs, results), daemon=True)
+                t.start()
+                workers.append(t)
+            remaining = len(pending)
+            while remaining:
+                try:
+                    kind, payload = results.get(timeout=0.25)
+                except queue.Empty:
+                    if not any(t.is_alive() for t in workers) and results.empty():
+                        break
+                    if self.bar and time.monotonic() - self._drawn_at >= 1.0:
+                        self._draw()  # the clocks move on between games
+                    continue
+                if kind == "error":
+                    raise payload  # type: ignore[misc]
+                if kind == "done":
+                    continue
+                remaining -= 1
+                self._record(payload, outcome)  # type: ignore[arg-type]
+                state = sprt_state(self.tally, cfg.sprt)
+                if state is not None and state.finished:
+                    self.say(f"SPRT decided: {state.decision} (LLR {state.llr:.2f})")
+                    outcome.stopped_by_sprt = True
+                    break
+        except KeyboardInterrupt:
+            outcome.interrupted = True
+            self.say("Interrupted: finished games are saved; run the same command to resume")
+        finally:
+            self.abort.set()
+            self.registry.kill_all()
+            for t in workers:
+                t.join(timeout=5.0)
+            # games that ended normally while the run was stopping still count
+            while True:
+                try:
+                    kind, payload = results.get_nowait()
+                except queue.Empty:
+                    break
+                if kind == "game":
+                    self._record(payload, outcome)  # type: ignore[arg-type]
+            for pool in pools:
+                pool.close()
+            if log is not None:
+                log.close()
+        if self._bar_shown:  # leave the last state of the status line on the screen
+            self._draw()
+            assert cfg.out is not None
+            cfg.out.write("\n")
+            self._bar_shown = False
+        outcome.wall = time.monotonic() - started
+        self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt))
+        if cfg.json_path:
+            data = summary(self.tally, self.names, cfg.seats, total, cfg.settings.variant,
+                           cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt)
+            with open(cfg.json_path, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+        return outcome
+
+    def _record(self, result: GameResult, outcome: RunOutcome) -> None:
+        job = self._jobs_by_number[result.number]
+        if result.number in self.tally.entries:
+            return
+        result.record.tags["Schedule"] = self.keys[result.number]
+        if self.file is not None:
+            self.file.append(result.record)
+        entry = self.tally.add(job, result.record)
+        outcome.results.append(result)
+        outcome.engine_time += result.engine_time
+        outcome.plies += result.plies
+        self._played += 1
+        line = progress_line(self.tally, len(self.config.jobs), entry, self.names,
+                             self.config.seats)
+        if not self.bar:
+            self.say(line)
+            return
+        if entry.termination not in ("normal", "adjudication", "max plies"):
+            self.say(line)  # a fault stays on the screen above the status line
+        self._draw()
+
+    def _work(self, pool: EnginePool, jobs: queue.Queue[Job],
+              results: queue.Queue[tuple[str, object]]) -> None:
+        cfg = self.config
+        try:
+            while not self.abort.is_set():
+                try:
+                    job = jobs.get_nowait()
+                except queue.Empty:
+                    break
+                players = [cfg.players[p] for p in job.players]
+                try:
+                    result = play_game(job.number, players, cfg.openings[job.opening],
+                                       cfg.settings, pool, self.abort)
+                except GameAborted:
+                    break
+                results.put(("game", result))
+        except BaseException as exc:  # a bug or a bad option: stop the run, say why
+            if not self.abort.is_set():
+                results.put(("error", exc))
+        finally:
+            results.put(("done", None))

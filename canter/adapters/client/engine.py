@@ -1,0 +1,889 @@
+"""Drive an engine process that speaks the canter protocol (synchronous, through pipes).
+
+Modelled on python-chess's `chess.engine.SimpleEngine`:
+
+    from canter.adapters.client.engine import Engine, Limit
+
+    with Engine.start(["canter"]) as engine:
+        result = engine.play("startpos", Limit(depth=3), moves=["C6-E8-G8"])
+        print(result.move, result.info.score, result.elapsed)
+
+Every step has a timeout; failures are typed (`EngineDied`, `EngineStalled`,
+`EngineProtocolError`, all `EngineError`); every line in both directions is logged with the
+time. See docs/client.md for the full description.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from queue import Empty, Queue
+from typing import IO, Any
+
+import pexpect
+from pexpect.popen_spawn import PopenSpawn
+from pexpect.spawnbase import SpawnBase
+
+from canter.adapters.client.parse import (
+    ENGINE_KEYWORDS,
+    Info,
+    LineError,
+    Option,
+    Score,
+    parse_bestmove,
+    parse_id,
+    parse_info,
+    parse_option,
+)
+
+__all__ = [
+    "Engine",
+    "Limit",
+    "PlayResult",
+    "Analysis",
+    "Info",
+    "Score",
+    "Option",
+    "LogRecord",
+    "EngineError",
+    "EngineDied",
+    "EngineStalled",
+    "EngineProtocolError",
+    "EngineStateError",
+    "SEAT_CLOCK_KEYWORDS",
+]
+
+# ---------------------------------------------------------------- errors
+
+
+def _start_reason(exc: OSError) -> str:
+    """'No such file or directory: ./x' rather than Python's '[Errno 2] ...' spelling."""
+    if exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return str(exc)
+
+
+class EngineError(Exception):
+    """Base of everything the client raises about an engine."""
+
+
+class EngineDied(EngineError):
+    """The process ended (or closed its output). `exit_code` is the return code
+    (negative: killed by that signal); `tail` holds its last output lines. A process that
+    could not be started at all (step "start") has no exit code; `reason` says why."""
+
+    def __init__(self, step: str, exit_code: int | None, tail: Sequence[str] = (),
+                 reason: str | None = None):
+        self.step = step
+        self.exit_code = exit_code
+        self.tail = list(tail)
+        self.reason = reason
+        if reason is not None:
+            super().__init__(f"engine could not be started: {reason}")
+            return
+        detail = f"; last output: {self.tail[-1]!r}" if self.tail else ""
+        super().__init__(f"engine died during {step} (exit code {exit_code}){detail}")
+
+
+class EngineStalled(EngineError):
+    """No expected answer within the step's timeout. The process is still running."""
+
+    def __init__(self, step: str, timeout: float | None, elapsed: float):
+        self.step = step
+        self.timeout = timeout
+        self.elapsed = elapsed
+        super().__init__(f"engine stalled during {step}: no answer after {elapsed:.3f} s")
+
+
+class EngineProtocolError(EngineError):
+    """The engine printed something the protocol does not allow; `line` is that line."""
+
+    def __init__(self, step: str, line: str, reason: str):
+        self.step = step
+        self.line = line
+        self.reason = reason
+        super().__init__(f"protocol error during {step}: {reason}: {line!r}")
+
+
+class EngineStateError(EngineError):
+    """The call does not fit the client's state (e.g. `play` while a search runs, or any
+    call after the engine has quit). Nothing was sent."""
+
+
+# ---------------------------------------------------------------- limits
+
+# Clock keywords of `go`, per number of seats: one (time, increment) pair per seat, in
+# seat order. Two seats use UCI's names; see docs/protocol.md for three.
+SEAT_CLOCK_KEYWORDS: dict[int, tuple[tuple[str, str], ...]] = {
+    2: (("wtime", "winc"), ("btime", "binc")),
+    3: (("bluetime", "blueinc"), ("redtime", "redinc"), ("greentime", "greeninc")),
+}
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What a search is asked to do. Times are in seconds (sent as milliseconds).
+
+    `times`/`incs` hold each seat's clock in seat order (White, Black or Blue, Red, Green);
+    their length picks the keywords (see SEAT_CLOCK_KEYWORDS). Several limits may be given
+    together; the engine stops at the first reached."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None
+    mate: int | None = None
+    infinite: bool = False
+    times: Sequence[float] | None = None
+    incs: Sequence[float] | None = None
+    movestogo: int | None = None
+
+    def go_arguments(self) -> list[str]:
+        words: list[str] = []
+        if self.times is not None:
+            keywords = SEAT_CLOCK_KEYWORDS.get(len(self.times))
+            if keywords is None:
+                raise ValueError(f"clocks for {len(self.times)} seats are not supported")
+            incs = list(self.incs) if self.incs is not None else []
+            if incs and len(incs) != len(self.times):
+                raise ValueError("give one increment per seat")
+            for seat, (time_word, _) in enumerate(keywords):
+                words += [time_word, str(_ms(self.times[seat]))]
+            for seat, (_, inc_word) in enumerate(keywords):
+                if incs:
+                    words += [inc_word, str(_ms(incs[seat]))]
+        elif self.incs is not None:
+            raise ValueError("increments need clock times")
+        if self.movestogo is not None:
+            words += ["movestogo", str(self.movestogo)]
+        if self.depth is not None:
+            words += ["depth", str(self.depth)]
+        if self.nodes is not None:
+            words += ["nodes", str(self.nodes)]
+        if self.mate is not None:
+            words += ["mate", str(self.mate)]
+        if self.movetime is not None:
+            words += ["movetime", str(_ms(self.movetime))]
+        if self.infinite:
+            words.append("infinite")
+        return words
+
+    def bound(self) -> float | None:
+        """Longest time the search may take by this limit alone, or None if only depth,
+        nodes or infinite bound it."""
+        if self.infinite:
+            return None
+        candidates: list[float] = []
+        if self.movetime is not None:
+            candidates.append(self.movetime)
+        if self.times is not None:
+            candidates.append(max(self.times) + max(self.incs or [0.0]))
+        return min(candidates) if candidates else None
+
+
+# ---------------------------------------------------------------- results and log
+
+
+@dataclass
+class PlayResult:
+    """Outcome of a search. `move` is None when the engine says it has no legal move.
+    `info` merges the main-line (multipv 1) info lines, later values winning, so it holds the
+    last reported score, depth, nodes, pv and time; `infos` keeps every line parsed.
+    `elapsed` is the wall time in seconds from sending `go` to reading `bestmove`.
+    `errors` holds the texts of `info string error: ...` lines read during the search (e.g.
+    the engine rejected the position and searched another one: an arbiter must look)."""
+
+    move: str | None
+    ponder: str | None = None
+    info: Info = field(default_factory=Info)
+    infos: list[Info] = field(default_factory=list)
+    elapsed: float = 0.0
+    errors: list[str] = field(default_factory=list)
+    # the engine's `info string result <outcome>` (it found the game decided), else None
+    outcome: str | None = None
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """One line on the pipe. `direction` is ">" (sent to the engine), "<" (read from its
+    stdout) or "!" (read from its stderr, never taken as protocol);
+    `time` is wall-clock (time.time()), `elapsed` seconds since the process started."""
+
+    time: float
+    elapsed: float
+    direction: str
+    line: str
+    engine: str = ""
+
+    def __str__(self) -> str:
+        stamp = time.strftime("%H:%M:%S", time.localtime(self.time))
+        millis = int((self.time % 1) * 1000)
+        return f"{stamp}.{millis:03d} {self.engine} {self.direction} {self.line}"
+
+
+# ---------------------------------------------------------------- the pipe
+
+
+class _Pipe(PopenSpawn):
+    """PopenSpawn with two changes an arbiter needs: reads block on the reader thread's
+    queue instead of polling (a thinking engine must not compete with a busy-waiting client
+    for the CPU), and stderr is read on its own (pexpect merges it into stdout, where an
+    engine's diagnostics would pass for protocol lines)."""
+
+    def __init__(
+        self,
+        cmd: list[str],
+        *,
+        cwd: str | None,
+        env: Mapping[str, str] | None,
+        on_stderr: Callable[[str], None],
+    ) -> None:
+        # Mirrors PopenSpawn.__init__ except for stderr=PIPE and its reader thread.
+        SpawnBase.__init__(
+            self, timeout=30, maxread=65536, encoding="utf-8", codec_errors="replace"
+        )
+        self.crlf = "\n"
+        self.proc = subprocess.Popen(
+            cmd,
+            bufsize=0,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+        )
+        self.pid = self.proc.pid
+        self.closed = False
+        self._buf = self.string_type()
+        self._read_queue: Queue[bytes | None] = Queue()
+        self.delayafterread = None
+        threading.Thread(target=self._read_incoming, daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(on_stderr,), daemon=True).start()
+
+    # Each reader thread closes its own pipe once it has read to the end: closing it from
+    # another thread while a read blocks could hand the descriptor number to a new file.
+    def _read_incoming(self) -> None:
+        try:
+            super()._read_incoming()
+        finally:
+            _close_quietly(self.proc.stdout)
+
+    def _read_stderr(self, on_stderr: Callable[[str], None]) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        try:
+            for raw in iter(stream.readline, b""):
+                on_stderr(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            _close_quietly(stream)
+
+    def read_nonblocking(self, size: int, timeout: float | None) -> str:  # type: ignore[override]
+        if not self._buf and not self._read_reached_eof:
+            if timeout == -1:
+                timeout = self.timeout
+            try:
+                incoming = self._read_queue.get(timeout=timeout)
+            except Empty:
+                return self.string_type()
+            if incoming is None:
+                self._read_reached_eof = True
+            else:
+                self._buf += self._decoder.decode(incoming, final=False)
+        return super().read_nonblocking(size, 0)
+
+
+def _close_quietly(stream: IO[bytes] | None) -> None:
+    if stream is not None:
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
+
+
+class _Search:
+    def __init__(self, callback: Callable[[Info], None] | None) -> None:
+        self.callback = callback
+        self.started = time.monotonic()
+        self.infos: list[Info] = []
+        self.pending: collections.deque[Info] = collections.deque()
+        self.merged = Info()
+        self.errors: list[str] = []
+        self.outcome: str | None = None
+        self.result: PlayResult | None = None
+        self.stopped = False
+        self.lines: list[str] = []  # stdout lines read while it ran, bestmove included
+
+
+_NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
+
+DEFAULT_TIMEOUT = 10.0  # handshake, isready, quit, stop
+DEFAULT_MARGIN = 5.0  # added to a time-bounded search before it counts as stalled
+
+
+class Engine:
+    """One engine process. Not thread-safe: use one Engine per thread.
+
+    Start with `Engine.start(command)` (spawns and does the handshake) or construct and
+    call `handshake()` yourself. Use it as a context manager, or call `quit()`/`close()`.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        extra_env: Mapping[str, str] | None = None,
+        name: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_margin: float = DEFAULT_MARGIN,
+        search_timeout: float | None = 600.0,
+        strict: bool = False,
+        on_line: Callable[[LogRecord], None] | None = None,
+        log_file: str | os.PathLike[str] | IO[str] | None = None,
+        log_limit: int | None = 100_000,
+    ) -> None:
+        self.command = [command] if isinstance(command, str) else list(command)
+        self._given_name = name
+        self.name = name or os.path.basename(self.command[0])
+        self._log_lock = threading.RLock()  # on_line may call back into the engine
+        self.timeout = timeout
+        self.search_margin = search_margin
+        self.search_timeout = search_timeout
+        self.strict = strict
+        self.on_line = on_line
+        self.log: collections.deque[LogRecord] = collections.deque(maxlen=log_limit)
+        self.id: dict[str, str] = {}
+        self.options: dict[str, Option] = {}  # keyed by lower-case name
+        self.exit_code: int | None = None
+        # texts of every `info string error: ...` line the engine printed (its way of
+        # refusing a command while carrying on)
+        self.errors: list[str] = []
+        self._search: _Search | None = None
+        self._raw: _Search | None = None  # the last search started by go_raw()
+        self._quit = False
+        self._own_log_file = False
+        self._log_file: IO[str] | None = None
+        if log_file is not None:
+            if isinstance(log_file, (str, os.PathLike)):
+                self._log_file = open(log_file, "a", encoding="utf-8")  # noqa: SIM115
+                self._own_log_file = True
+            else:
+                self._log_file = log_file
+        full_env: dict[str, str] | None = dict(env) if env is not None else None
+        if extra_env:
+            full_env = {**(full_env if full_env is not None else os.environ), **extra_env}
+        self._started = time.monotonic()
+        try:
+            self._proc = _Pipe(
+                self.command,
+                cwd=os.fspath(cwd) if cwd is not None else None,
+                env=full_env,
+                on_stderr=lambda line: self._record("!", line),
+            )
+        except OSError as exc:
+            self._close_log()
+            raise EngineDied("start", None, reason=_start_reason(exc)) from exc
+        self.pid: int = self._proc.pid
+
+    # ------------------------------------------------------------ life cycle
+
+    @classmethod
+    def start(cls, command: str | Sequence[str], **kwargs: Any) -> Engine:
+        """Spawn the engine and do the handshake; on failure the process is killed and the
+        error raised. Keyword arguments are those of the constructor."""
+        engine = cls(command, **kwargs)
+        try:
+            engine.handshake()
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is None:
+            try:
+                self.quit()
+            except EngineError:
+                pass
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.proc.poll() is None
+
+    @property
+    def searching(self) -> bool:
+        return self._search is not None
+
+    def quit(self, timeout: float | None = None) -> int | None:
+        """Send `quit` and wait for the process to end; kill it if it does not end within
+        the timeout. Returns the exit code."""
+        timeout = self.timeout if timeout is None else timeout
+        if self.alive:
+            try:
+                self._send("quit")
+            except EngineDied:
+                pass
+            try:
+                self._proc.proc.wait(timeout=timeout)
+            except Exception:  # subprocess.TimeoutExpired
+                self._proc.proc.kill()
+        self._quit = True
+        return self._reap()
+
+    def kill(self) -> None:
+        """Kill the process at once. Safe from any thread (e.g. a Ctrl-C handler): a call
+        blocked reading from this engine in another thread then ends with EngineDied.
+        Call close() afterwards from the owning thread to reap it."""
+        try:
+            self._proc.proc.kill()
+        except OSError:
+            pass
+
+    def close(self) -> int | None:
+        """Kill the process if it still runs (no `quit`), and release the log file."""
+        if self.alive:
+            self._proc.proc.kill()
+        self._quit = True
+        code = self._reap()
+        self._close_log()
+        return code
+
+    def _reap(self) -> int | None:
+        try:
+            self.exit_code = self._proc.proc.wait(timeout=self.timeout)
+        except Exception:
+            self.exit_code = self._proc.proc.poll()
+        _close_quietly(self._proc.proc.stdin)  # stdout/stderr: their reader threads close them
+        return self.exit_code
+
+    def _close_log(self) -> None:
+        with self._log_lock:  # the stderr thread may still be logging
+            if self._own_log_file and self._log_file is not None:
+                self._log_file.close()
+            self._log_file = None
+
+    # ------------------------------------------------------------ raw I/O
+
+    def _record(self, direction: str, line: str) -> None:
+        # stderr lines come from their own thread, hence the lock
+        with self._log_lock:
+            now = time.time()
+            elapsed = time.monotonic() - self._started
+            record = LogRecord(now, elapsed, direction, line, self.name)
+            self.log.append(record)
+            if self._log_file is not None:
+                self._log_file.write(str(record) + "\n")
+                self._log_file.flush()
+            if self.on_line is not None:
+                self.on_line(record)
+
+    def _tail(self, n: int = 5) -> list[str]:
+        return [r.line for r in self.log if r.direction == "<"][-n:]
+
+    def _died(self, step: str) -> EngineDied:
+        try:
+            code = self._proc.proc.wait(timeout=self.timeout)
+        except Exception:
+            code = self._proc.proc.poll()
+        self.exit_code = code
+        self._search = None
+        return EngineDied(step, code, self._tail())
+
+    def send(self, line: str) -> None:
+        """Send one raw line (for commands this client has no method for)."""
+        if "\n" in line or "\r" in line:
+            raise ValueError("one line at a time")
+        self._check_open()
+        self._send(line)
+
+    def _send(self, line: str) -> None:
+        self._record(">", line)
+        try:
+            self._proc.send(line + "\n")
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died(line.split(" ", 1)[0]) from None
+
+    def _check_open(self) -> None:
+        if self._quit:
+            raise EngineStateError("the engine has quit")
+
+    def _read_line(self, step: str, deadline: float | None, started: float) -> str:
+        """The next line (without its end of line), or EngineDied / EngineStalled."""
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        index = self._proc.expect_exact(_NEWLINE, timeout=timeout)
+        if index == 0:
+            line = self._proc.before
+            if line.endswith("\r"):
+                line = line[:-1]
+            self._record("<", line)
+            return line
+        if index == 1:
+            rest = self._proc.before
+            if rest:
+                self._record("<", rest)  # a last line without its newline
+            raise self._died(step)
+        raise EngineStalled(
+            step, None if deadline is None else deadline - started, time.monotonic() - started
+        )
+
+    def _dispatch(self, step: str, line: str) -> tuple[str, str]:
+        """Classify a line, feeding search output to the running search. Returns (keyword,
+        line); raises EngineProtocolError on malformed protocol lines."""
+        stripped = line.strip()
+        if not stripped:
+            return "", line
+        if self._search is not None:
+            self._search.lines.append(line)
+        keyword = stripped.split(None, 1)[0]
+        if keyword not in ENGINE_KEYWORDS:
+            if self.strict:
+                raise EngineProtocolError(step, line, "not a protocol line")
+            return "?", line
+        try:
+            if keyword == "info":
+                info = parse_info(stripped)
+                if info.string is not None and info.string.startswith("error"):
+                    text = info.string.partition(":")[2].strip() or info.string
+                    self.errors.append(text)
+                    if self._search is not None:
+                        self._search.errors.append(text)
+                if self._search is not None:
+                    if info.string is not None and info.string.startswith("result "):
+                        self._search.outcome = info.string[len("result ") :].strip()
+                    self._feed_info(info)
+            elif keyword == "bestmove":
+                move, ponder = parse_bestmove(stripped)
+                search = self._search
+                if search is not None:
+                    search.result = PlayResult(
+                        move=move,
+                        ponder=ponder,
+                        info=search.merged,
+                        infos=search.infos,
+                        elapsed=time.monotonic() - search.started,
+                        errors=search.errors,
+                        outcome=search.outcome,
+                    )
+                    self._search = None
+                elif self.strict:
+                    raise LineError("bestmove while no search is running")
+        except LineError as exc:
+            raise EngineProtocolError(step, line, str(exc)) from None
+        return keyword, stripped
+
+    def _feed_info(self, info: Info) -> None:
+        search = self._search
+        assert search is not None
+        search.infos.append(info)
+        search.pending.append(info)
+        if info.multipv in (None, 1):
+            search.merged = search.merged.merge(info)
+        if search.callback is not None:
+            search.callback(info)
+
+    # ------------------------------------------------------------ protocol steps
+
+    def handshake(self, timeout: float | None = None) -> None:
+        """`uci` -> `id ...`, `option ...`, `uciok`. Fills `id` and `options`."""
+        self._check_open()
+        started = time.monotonic()
+        deadline = started + (self.timeout if timeout is None else timeout)
+        self._send("uci")
+        while True:
+            line = self._read_line("handshake", deadline, started)
+            keyword, text = self._dispatch("handshake", line)
+            try:
+                if keyword == "id":
+                    key, value = parse_id(text)
+                    self.id[key] = value
+                elif keyword == "option":
+                    option = parse_option(text)
+                    self.options[option.name.lower()] = option
+                elif keyword == "uciok":
+                    break
+            except LineError as exc:
+                raise EngineProtocolError("handshake", line, str(exc)) from None
+        if self._given_name is None and self.id.get("name"):
+            self.name = self.id["name"]
+
+    def ping(self, timeout: float | None = None) -> float:
+        """`isready` -> `readyok`; returns the round trip in seconds. Allowed while a
+        search runs (its output is kept for the search)."""
+        self._check_open()
+        started = time.monotonic()
+        deadline = started + (self.timeout if timeout is None else timeout)
+        self._send("isready")
+        while True:
+            line = self._read_line("isready", deadline, started)
+            keyword, _ = self._dispatch("isready", line)
+            if keyword == "readyok":
+                return time.monotonic() - started
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        """`setoption name X value Y` for each option, checked against what the engine
+        declared (name case-insensitive; type, range and choices). A ValueError names the
+        first bad option and nothing is sent for it or the following ones."""
+        self._check_open()
+        self._idle("configure")
+        lines = []
+        for key, value in options.items():
+            option = self.options.get(key.lower())
+            if option is None:
+                known = ", ".join(o.name for o in self.options.values())
+                raise ValueError(f"engine {self.name!r} has no option {key!r} (it has: {known})")
+            text = option.coerce(value)
+            if text is None:
+                lines.append(f"setoption name {option.name}")
+            else:
+                lines.append(f"setoption name {option.name} value {text}")
+        for line in lines:
+            self._send(line)
+
+    def new_game(self, timeout: float | None = None) -> None:
+        """`ucinewgame` then `isready`/`readyok`."""
+        self._check_open()
+        self._idle("ucinewgame")
+        self._send("ucinewgame")
+        self.ping(timeout)
+
+    def set_position(self, position: str = "startpos", moves: Sequence[str] = ()) -> None:
+        """`position startpos|<position string> [moves ...]`."""
+        self._check_open()
+        self._idle("position")
+        self._send(position_command(position, moves))
+
+    def _idle(self, step: str) -> None:
+        if self._search is not None:
+            raise EngineStateError(f"cannot {step} while a search runs; stop() it first")
+
+    def _go(
+        self,
+        position: str,
+        moves: Sequence[str],
+        limit: Limit,
+        callback: Callable[[Info], None] | None,
+        searchmoves: Sequence[str] | None = None,
+    ) -> _Search:
+        self.set_position(position, moves)
+        words = ["go", *limit.go_arguments()]
+        if searchmoves:
+            words += ["searchmoves", *searchmoves]
+        search = _Search(callback)
+        self._search = search
+        self._send(" ".join(words))
+        search.started = time.monotonic()
+        return search
+
+    def _search_deadline(self, limit: Limit, timeout: float | None, started: float) -> float | None:
+        if timeout is None:
+            bound = limit.bound()
+            timeout = bound + self.search_margin if bound is not None else self.search_timeout
+        return None if timeout is None else started + timeout
+
+    def play(
+        self,
+        position: str,
+        limit: Limit,
+        *,
+        moves: Sequence[str] = (),
+        timeout: float | None = None,
+        info: Callable[[Info], None] | None = None,
+        searchmoves: Sequence[str] | None = None,
+    ) -> PlayResult:
+        """Search `position` (+ `moves`) within `limit` and return the best move with the
+        last info. Timeout: `timeout` if given, else the limit's time bound plus
+        `search_margin`, else `search_timeout`. On EngineStalled the search is still
+        running: call `stop()` (or `close()`). `info` is called with each info line."""
+        self._check_open()
+        if limit.infinite:
+            raise ValueError("play() needs a finite limit; use analysis() for infinite")
+        search = self._go(position, moves, limit, info, searchmoves)
+        deadline = self._search_deadline(limit, timeout, search.started)
+        while search.result is None:
+            line = self._read_line("search", deadline, search.started)
+            self._dispatch("search", line)
+        return search.result
+
+    def analyse(
+        self,
+        position: str,
+        limit: Limit,
+        *,
+        moves: Sequence[str] = (),
+        timeout: float | None = None,
+        searchmoves: Sequence[str] | None = None,
+    ) -> Info:
+        """Like play(), returning the merged info (score, depth, nodes, pv, time)."""
+        return self.play(
+            position, limit, moves=moves, timeout=timeout, searchmoves=searchmoves
+        ).info
+
+    def analysis(
+        self,
+        position: str,
+        limit: Limit | None = None,
+        *,
+        moves: Sequence[str] = (),
+        timeout: float | None = None,
+        searchmoves: Sequence[str] | None = None,
+    ) -> Analysis:
+        """Start a search (infinite unless `limit` says otherwise) and return a stream of its
+        info lines. Iterate it; `stop()` it; `wait()` for the PlayResult."""
+        self._check_open()
+        limit = limit if limit is not None else Limit(infinite=True)
+        search = self._go(position, moves, limit, None, searchmoves)
+        deadline = self._search_deadline(limit, timeout, search.started)
+        return Analysis(self, search, deadline)
+
+    def stop(self, timeout: float | None = None) -> PlayResult | None:
+        """If a search runs, send `stop` and wait for its `bestmove`."""
+        search = self._search
+        if search is None:
+            return None
+        if not search.stopped:
+            self._send("stop")
+            search.stopped = True
+        started = time.monotonic()
+        deadline = started + (self.timeout if timeout is None else timeout)
+        while search.result is None:
+            line = self._read_line("stop", deadline, started)
+            self._dispatch("stop", line)
+        return search.result
+
+    def go_raw(self, line: str, *, timeout: float | None = None,
+               wait: bool = True) -> list[str]:
+        """Send a raw `go ...` line, exactly as given (any arguments, malformed ones too, or
+        `go ponder ...`, which play() cannot send), and read up to its `bestmove`. Returns
+        the engine's stdout lines from the `go` to the `bestmove`, both ends included (noise
+        and `info string error` lines too). The position is whatever was last set.
+
+        With `wait=False` it only sends (the search then runs: `engine.searching`); send
+        what you need (`ponderhit`, `isready` through ping(), ...) and collect the lines
+        with `read_bestmove()`. Timeout: `timeout`, else `search_timeout`."""
+        self._check_open()
+        words = line.split()
+        if not words or words[0] != "go" or "\n" in line or "\r" in line:
+            raise ValueError(f"not a go line: {line!r}")
+        self._idle("go")
+        search = _Search(None)
+        self._search = search
+        self._raw = search
+        self._send(line)
+        search.started = time.monotonic()
+        if not wait:
+            return []
+        return self.read_bestmove(timeout)
+
+    def read_bestmove(self, timeout: float | None = None) -> list[str]:
+        """Read to the `bestmove` of the search started by go_raw() and return its lines
+        (from the go to the bestmove; also those a ping() read meanwhile). Returns at once
+        if the bestmove has already been read. EngineStalled after `timeout` seconds (from
+        this call; default `search_timeout`): the search still runs, stop() it."""
+        search = self._raw
+        if search is None:
+            raise EngineStateError("no search started with go_raw()")
+        timeout = self.search_timeout if timeout is None else timeout
+        started = time.monotonic()
+        deadline = None if timeout is None else started + timeout
+        while search.result is None:
+            line = self._read_line("search", deadline, started)
+            self._dispatch("search", line)
+        return list(search.lines)
+
+    def _pump(self, search: _Search, step: str, deadline: float | None) -> None:
+        line = self._read_line(step, deadline, search.started)
+        self._dispatch(step, line)
+
+
+class Analysis:
+    """A running search, streamed: `for info in analysis: ...` yields each info line as it
+    arrives and ends after `bestmove`. `stop()` asks the engine to finish; `wait()` reads to
+    the end and returns the PlayResult. As a context manager it stops and waits on exit."""
+
+    def __init__(self, engine: Engine, search: _Search, deadline: float | None) -> None:
+        self.engine = engine
+        self._search = search
+        self._deadline = deadline
+
+    def __iter__(self) -> Iterator[Info]:
+        return self
+
+    def __next__(self) -> Info:
+        search = self._search
+        while not search.pending:
+            if search.result is not None:
+                raise StopIteration
+            self.engine._pump(search, "analysis", self._deadline)
+        return search.pending.popleft()
+
+    def next(self, timeout: float | None = None) -> Info | None:
+        """The next info line, waiting at most `timeout` seconds (EngineStalled after);
+        None once the search has ended."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        search = self._search
+        while not search.pending:
+            if search.result is not None:
+                return None
+            self.engine._pump(search, "analysis", deadline)
+        return search.pending.popleft()
+
+    @property
+    def info(self) -> Info:
+        """Everything reported so far, merged (main line)."""
+        return self._search.merged
+
+    @property
+    def done(self) -> bool:
+        return self._search.result is not None
+
+    def stop(self) -> None:
+        """Send `stop` (once); the stream then runs to `bestmove`."""
+        if self._search.result is None and not self._search.stopped:
+            self.engine._send("stop")
+            self._search.stopped = True
+
+    def wait(self, timeout: float | None = None) -> PlayResult:
+        """Read to `bestmove` (infos stay available to the iterator) and return the result.
+        The timeout defaults to the search's own deadline."""
+        search = self._search
+        deadline = self._deadline if timeout is None else time.monotonic() + timeout
+        while search.result is None:
+            self.engine._pump(search, "analysis", deadline)
+        return search.result
+
+    def __enter__(self) -> Analysis:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._search.result is None and self.engine.alive:
+            self.stop()
+            self.engine.stop()
+
+
+def position_command(position: str = "startpos", moves: Sequence[str] = ()) -> str:
+    """The `position` line for a start position ("startpos" or a position string) and a
+    list of moves in official notation."""
+    position = position.strip()
+    if not position:
+        raise ValueError("empty position")
+    if "\n" in position or any("\n" in m or " " in m.strip() for m in moves):
+        raise ValueError("positions and moves are single words/lines")
+    text = f"position {position}"
+    if moves:
+        text += " moves " + " ".join(m.strip() for m in moves)
+    return text

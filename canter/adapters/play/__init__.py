@@ -1,0 +1,2 @@
+"""A game in the terminal against an engine process, or between people. Command in
+`cli.py`."""

@@ -1,0 +1,658 @@
+"""A game in the terminal: people type moves, engine seats are played by an engine process.
+
+The engine is an outside program driven through the protocol by the client library
+(`canter.adapters.client.engine`), exactly as a GUI would drive it; the rules library is used here
+only to check the people's moves, to keep the position and to tell when the game is over.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from canter.engine import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Position,
+    format_move,
+    parse_move,
+)
+from canter.engine.rules.textboard import render
+from canter.engine.rules.variant import Rules
+
+HELP = """\
+commands:
+  <move>       a move in official notation, e.g. C6-B5, E5xE7xE9, F5-F9-H11xF13
+  moves        list the legal moves
+  undo         take back your last move (and the engine's replies since)
+  hint         ask the engine for a move
+  resign       give the game up
+  draw         claim a draw by third repetition (with 'Rule Repetition=claim')
+  board        draw the board again
+  save FILE    save the game as a game record
+  load FILE    load a game record and go on from its last position
+  help         this text
+  quit         leave the game"""
+
+
+class TimeForfeit(Exception):
+    """A person's clock ran out while waiting for a move."""
+
+
+class Resigned(Exception):
+    """A person gave the game up."""
+
+
+class DrawClaimed(Exception):
+    """A person claimed a draw the rules allow."""
+
+
+class LineReader:
+    """Lines from a file descriptor, with an optional deadline per line.
+
+    Reads raw bytes so that `select` is never fooled by text already sitting in a Python
+    buffer; a terminal in canonical mode delivers whole lines anyway."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.eof = False
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        """The next line without its end, None at end of input; TimeoutError if `timeout`
+        seconds pass without a whole line."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer and not self.eof:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                ready, _, _ = select.select([self.fd], [], [], left)
+                if not ready:
+                    raise TimeoutError
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                self.eof = True
+            self.buffer += chunk
+        if not self.buffer:
+            return None
+        line, sep, rest = self.buffer.partition(b"\n")
+        self.buffer = rest
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def rules_from_options(rules: Rules, options: dict[str, str]) -> Rules:
+    """The rulings the engine is given through its `Rule ...` options, for the game the
+    terminal referees too (so both end it at the same point). ValueError for a bad value."""
+    for name, value in options.items():
+        words = name.lower().split()
+        if len(words) > 1 and words[0] == "rule":  # 'Rule Repetition' -> repetition
+            rules = rules.with_option("_".join(words[1:]), value)
+    return rules
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """'5' -> five minutes, no increment; '5+3' -> five minutes, 3 s per move (seconds)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*", text)
+    if not match:
+        raise ValueError(f"clock '{text}' is not MINUTES or MINUTES+SECONDS (e.g. 5+3)")
+    minutes = float(match.group(1))
+    if minutes <= 0:
+        raise ValueError("the clock needs some time")
+    return minutes * 60.0, float(match.group(2) or 0.0)
+
+
+def format_clock(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    minutes, secs = divmod(int(seconds), 60)
+    if seconds < 20:
+        return f"{minutes}:{seconds - 60 * minutes:04.1f}"
+    return f"{minutes}:{secs:02d}"
+
+
+def parse_seats(variant, text: str) -> set[int]:
+    """'white', 'white,black', 'all', 'none', seat letters too -> seat indices."""
+    words = [w for w in re.split(r"[,\s]+", text.strip().lower()) if w]
+    if words == ["all"]:
+        return set(range(variant.nseats))
+    if words == ["none"] or not words:
+        return set()
+    seats = set()
+    for word in words:
+        try:
+            seats.add(variant.seat_index(word))
+        except KeyError:
+            known = ", ".join(s.name for s in variant.seats)
+            raise ValueError(f"unknown seat '{word}' for {variant.name} ({known}, all, none)")\
+                from None
+    return seats
+
+
+@dataclass
+class EngineSettings:
+    command: Sequence[str]
+    depth: int | None = None
+    movetime: float | None = None
+    nodes: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Clocks:
+    left: list[float]
+    increment: float
+
+    def text(self, variant) -> str:
+        return "clocks: " + "  ".join(
+            f"{s.name} {format_clock(t)}" for s, t in zip(variant.seats, self.left, strict=True)
+        )
+
+
+class TerminalGame:
+    """One game. `start` is the position the game began from, `moves` those already played
+    from it (a loaded record); `humans` the seats typed at the terminal."""
+
+    def __init__(
+        self,
+        start: Position,
+        moves: Sequence[Move],
+        humans: set[int],
+        engine: EngineSettings,
+        clock: tuple[float, float] | None = None,
+        color: bool = False,
+        reader: LineReader | None = None,
+        write: Callable[[str], None] | None = None,
+        tags: dict[str, str] | None = None,
+        notes: Sequence[dict | None] | None = None,
+        save_path: str | None = None,
+        clock_text: str | None = None,
+    ) -> None:
+        self.start = start.copy()
+        self.pos = start.copy()
+        for move in moves:
+            self.pos.push(move)
+        # engine comments per move played, for the game record
+        self.notes: list[dict | None] = list(notes) if notes else [None] * len(moves)
+        self.humans = humans
+        self.engine_settings = engine
+        self.engine = None
+        self.clocks = Clocks([clock[0]] * start.variant.nseats, clock[1]) if clock else None
+        self.color = color
+        self.reader = reader or LineReader(sys.stdin.fileno())
+        self.write = write or (lambda text: print(text, flush=True))
+        self.tags = dict(tags or {})
+        self.save_path = save_path
+        self.clock_text = clock_text
+        self.result_text: str | None = None
+        self.result_token = "*"
+        self.termination: str | None = None
+
+    @property
+    def variant(self):
+        return self.pos.variant
+
+    # ---------------------------------------------------------------- the loop
+    def run(self) -> int:
+        """Play until the game ends or the person quits; 0 unless the engine failed."""
+        self.show_board()
+        try:
+            return self._loop()
+        finally:
+            self.close_engine()
+            if self.save_path:
+                self.save(self.save_path)
+
+    def _loop(self) -> int:
+        from canter.adapters.client.engine import EngineError
+
+        try:
+            while True:
+                if self.announce_if_over():
+                    return 0
+                seat = self.pos.turn
+                if seat in self.humans:
+                    if not self.human_turn(seat):
+                        self.write("game left unfinished")
+                        return 0
+                else:
+                    self.engine_turn(seat)
+        except EngineError as exc:
+            self.write(f"engine error: {exc}")
+            return 1
+        except TimeForfeit as exc:
+            self.end_on_time(exc.args[0])
+            return 0
+        except Resigned as exc:
+            self.end_by_forfeit(exc.args[0], " resigns", "resignation")
+            return 0
+        except DrawClaimed as exc:
+            self.end_by_claim(exc.args[0])
+            return 0
+        except KeyboardInterrupt:
+            self.write("\ninterrupted: game left unfinished")
+            return 130
+
+    def announce_if_over(self) -> bool:
+        outcome = self.pos.outcome()
+        if outcome is None:
+            return False
+        from canter.adapters.records.format import result_from_ranking
+
+        self.end(outcome.text(), result_from_ranking(outcome.ranking, self.variant.nseats),
+                 "normal")
+        return True
+
+    def end(self, text: str, token: str, termination: str) -> None:
+        """Record how the game ended (for the saved record) and say so."""
+        self.result_text = text
+        self.result_token = token
+        self.termination = termination
+        self.write(f"game over: {text}")
+
+    def end_on_time(self, seat: int) -> None:
+        self.end_by_forfeit(seat, "'s time ran out", "time forfeit")
+
+    def end_by_forfeit(self, seat: int, what: str, termination: str) -> None:
+        """The game ends against one seat: with two seats the other wins; with three, the
+        others share the point (the arbiter's ruling for a seat that forfeits)."""
+        from fractions import Fraction
+
+        from canter.adapters.records.format import result_token
+
+        v = self.variant
+        loser = v.seats[seat].name
+        if v.nseats == 2:
+            text = f"{v.seats[1 - seat].name} wins: {loser}{what}"
+        else:
+            text = f"{loser}{what}; the others share the point"
+        share = Fraction(1, v.nseats - 1)
+        self.end(text, result_token([0 if s == seat else share for s in range(v.nseats)]),
+                 termination)
+
+    def end_by_claim(self, seat: int) -> None:
+        from canter.adapters.records.format import result_from_ranking
+        from canter.engine.rules.outcome import ranking_for
+
+        n = self.variant.nseats
+        self.end(f"draw: third repetition, claimed by {self.variant.seats[seat].name}",
+                 result_from_ranking(ranking_for(n, None, self.pos.eliminated), n), "normal")
+
+    def show_board(self) -> None:
+        last = self.pos.move_stack[-1] if self.pos.move_stack else None
+        self.write(render(self.pos, color=self.color, last_move=last))
+        if self.clocks:
+            self.write(self.clocks.text(self.variant))
+
+    # ---------------------------------------------------------------- people
+    def human_turn(self, seat: int) -> bool:
+        """Read commands until a move is made (True) or the person quits (False)."""
+        name = self.variant.seats[seat].name
+        began = time.monotonic()
+        if self.pos.rules.repetition == "claim" and self.pos.repetitions() >= 3:
+            self.write("this position has occurred for the third time: 'draw' claims the draw")
+        while True:
+            timeout = None
+            if self.clocks:
+                timeout = self.clocks.left[seat] - (time.monotonic() - began)
+            self.write_prompt(f"{name}> ")
+            try:
+                line = self.reader.readline(timeout)
+            except TimeoutError:
+                self.clocks.left[seat] = 0.0
+                self.write("")
+                raise TimeForfeit(seat) from None
+            if line is None:
+                return False
+            words = line.split()
+            if not words:
+                continue
+            command, args = words[0].lower(), words[1:]
+            if command in ("quit", "exit"):
+                return False
+            handler = self.COMMANDS.get(command)
+            if handler is not None:
+                if handler(self, args):
+                    return True
+                continue
+            if len(words) > 1:
+                self.write(f"unknown command '{command}' (type 'help')")
+                continue
+            if not any(ch.isdigit() for ch in words[0]):
+                # every cell has a row number: a word without a digit is a mistyped command,
+                # not a move, and a notation error would only confuse
+                self.write(f"unknown command or move '{words[0]}' (type 'help')")
+                continue
+            if self.try_human_move(seat, words[0], began):
+                return True
+
+    def write_prompt(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def try_human_move(self, seat: int, text: str, began: float) -> bool:
+        try:
+            move = parse_move(self.pos, text)
+        except (NotationError, IllegalMoveError, AmbiguousMoveError) as exc:
+            self.write(str(exc))
+            return False
+        if self.clocks:
+            spent = time.monotonic() - began
+            if spent > self.clocks.left[seat]:
+                self.clocks.left[seat] = 0.0
+                raise TimeForfeit(seat)
+            self.clocks.left[seat] += self.clocks.increment - spent
+        self.make(move, f"{self.variant.seats[seat].name} plays")
+        return True
+
+    def make(self, move: Move, who: str, detail: str = "", note: dict | None = None) -> None:
+        self.write(f"{who} {format_move(self.variant, move)}{detail}")
+        self.pos.push(move)
+        self.notes.append(note)
+        self.show_board()
+
+    def cmd_moves(self, args: list[str]) -> bool:
+        moves = sorted((format_move(self.variant, m) for m in self.pos.legal_moves()),
+                       key=_move_order)
+        duty = " (a capture is compulsory)" if self.pos.must_capture() else ""
+        self.write(f"{len(moves)} legal moves{duty}:")
+        self.write(_columns(moves))
+        return False
+
+    def cmd_undo(self, args: list[str]) -> bool:
+        # Take back plies until a person is to move again, at least one.
+        base = len(self.start.move_stack)
+        if len(self.pos.move_stack) <= base:
+            self.write("nothing to undo")
+            return False
+        taken = []
+        while len(self.pos.move_stack) > base:
+            taken.append(format_move(self.variant, self.pos.pop()))
+            self.notes.pop()
+            if self.pos.turn in self.humans:
+                break
+        if self.pos.turn not in self.humans:
+            # Only engine moves before: replay them, nothing a person can take back.
+            for text in reversed(taken):
+                self.pos.push(parse_move(self.pos, text))
+                self.notes.append(None)
+            self.write("nothing of yours to undo")
+            return False
+        self.write("took back " + ", ".join(reversed(taken)))
+        self.show_board()
+        # The person to move now is not necessarily the one who asked (two people): end
+        # this turn so the loop prompts the right seat.
+        return True
+
+    def cmd_hint(self, args: list[str]) -> bool:
+        from canter.adapters.client.engine import EngineError
+
+        try:
+            result = self.ask_engine()
+        except EngineError as exc:
+            # People can go on without the hint; a fresh engine is started next time.
+            self.write(f"no hint: engine error: {exc}")
+            if self.engine is not None:
+                self.engine.close()
+                self.engine = None
+            return False
+        if result.move is None:
+            self.write("hint: the engine has no move")
+        else:
+            self.write(f"hint: {result.move}{_info_text(result)}")
+        return False
+
+    def cmd_resign(self, args: list[str]) -> bool:
+        raise Resigned(self.pos.turn)
+
+    def cmd_draw(self, args: list[str]) -> bool:
+        """A claim by the person to move; the game ends only when the rules grant it (a
+        draw offer would need the engine's consent, which the protocol does not carry)."""
+        pos = self.pos
+        mode = pos.rules.repetition
+        if mode != "claim":
+            self.write("no draw to claim: " + (
+                "the third repetition ends the game by itself under these rules"
+                if mode == "auto" else "repetition draws are off under these rules"))
+            return False
+        times = pos.repetitions()
+        if times < 3:
+            self.write(f"no draw to claim: this position has occurred {times} "
+                       f"time{'s' if times > 1 else ''}, a claim needs 3")
+            return False
+        raise DrawClaimed(pos.turn)
+
+    def cmd_board(self, args: list[str]) -> bool:
+        self.show_board()
+        return False
+
+    def cmd_help(self, args: list[str]) -> bool:
+        self.write(HELP)
+        return False
+
+    def cmd_save(self, args: list[str]) -> bool:
+        if len(args) != 1:
+            self.write("usage: save FILE")
+            return False
+        self.save(args[0])
+        return False
+
+    def played(self) -> list[Move]:
+        return self.pos.move_stack[len(self.start.move_stack):]
+
+    def players(self) -> list[str]:
+        engine = self.engine_settings.command
+        engine_name = os.path.basename(engine[0]) if engine else "engine"
+        if engine[1:3] == ["-m", "canter"]:
+            engine_name = "canter"
+        return ["human" if s in self.humans else engine_name for s in range(self.variant.nseats)]
+
+    def save(self, path: str) -> bool:
+        try:
+            save_record(path, self.start, self.played(), self.players(), self.notes,
+                        self.result_token, self.termination, self.result_text,
+                        self.clock_text)
+        except (OSError, ValueError) as exc:
+            self.write(f"cannot save: {exc}")
+            return False
+        self.write(f"saved {len(self.played())} moves to {path}")
+        return True
+
+    def cmd_load(self, args: list[str]) -> bool:
+        if len(args) != 1:
+            self.write("usage: load FILE")
+            return False
+        try:
+            start, moves, tags, notes = load_record(args[0])
+        except (OSError, ValueError) as exc:
+            self.write(f"cannot load: {exc}")
+            return False
+        if start.variant is not self.variant:
+            self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
+                       f"{self.variant.name}")
+            return False
+        self.start = start.copy()
+        self.pos = start.copy()
+        for move in moves:
+            self.pos.push(move)
+        self.notes = list(notes)
+        self.tags.update(tags)
+        if self.engine is not None:
+            self.engine.new_game()
+        self.write(f"loaded {len(moves)} moves from {args[0]}")
+        self.show_board()
+        return True  # the seat to move may have changed
+
+    COMMANDS: dict[str, Callable[[TerminalGame, list[str]], bool]] = {
+        "moves": cmd_moves,
+        "undo": cmd_undo,
+        "hint": cmd_hint,
+        "resign": cmd_resign,
+        "draw": cmd_draw,
+        "board": cmd_board,
+        "help": cmd_help,
+        "?": cmd_help,
+        "save": cmd_save,
+        "load": cmd_load,
+    }
+
+    # ---------------------------------------------------------------- the engine
+    def open_engine(self):
+        if self.engine is None:
+            from canter.adapters.client.engine import Engine
+
+            self.write("starting engine: " + " ".join(self.engine_settings.command))
+            engine = Engine.start(list(self.engine_settings.command))
+            options = dict(self.engine_settings.options)
+            if "uci_variant" in engine.options:
+                options.setdefault("UCI_Variant", self.variant.name)
+            try:
+                engine.configure(options)
+                engine.new_game()
+            except ValueError as exc:  # an option the engine does not have, or a bad value
+                from canter.adapters.client.engine import EngineStateError
+
+                engine.close()
+                raise EngineStateError(str(exc)) from None
+            except BaseException:
+                engine.close()
+                raise
+            self.engine = engine
+        return self.engine
+
+    def close_engine(self) -> None:
+        if self.engine is not None:
+            from canter.adapters.client.engine import EngineError
+
+            try:
+                self.engine.quit()
+            except EngineError:
+                self.engine.close()
+            self.engine = None
+
+    def limit(self):
+        from canter.adapters.client.engine import Limit
+
+        s = self.engine_settings
+        times = incs = None
+        if self.clocks:
+            times = list(self.clocks.left)
+            incs = [self.clocks.increment] * len(times)
+        if s.depth is None and s.movetime is None and s.nodes is None and times is None:
+            return Limit(movetime=1.0)
+        return Limit(depth=s.depth, movetime=s.movetime, nodes=s.nodes, times=times, incs=incs)
+
+    def ask_engine(self):
+        engine = self.open_engine()
+        played = [format_move(self.variant, m)
+                  for m in self.pos.move_stack[len(self.start.move_stack):]]
+        return engine.play(self.start.to_string(), self.limit(), moves=played)
+
+    def engine_turn(self, seat: int) -> None:
+        name = self.variant.seats[seat].name
+        self.write(f"{name} is thinking...")
+        result = self.ask_engine()
+        if self.clocks:
+            if result.elapsed > self.clocks.left[seat]:
+                self.clocks.left[seat] = 0.0
+                raise TimeForfeit(seat)
+            self.clocks.left[seat] += self.clocks.increment - result.elapsed
+        from canter.adapters.client.engine import EngineProtocolError
+
+        if result.move is None:
+            raise EngineProtocolError("search", "bestmove (none)",
+                                      f"the engine has no move for {name}, but there are "
+                                      f"{len(self.pos.legal_moves())} legal moves")
+        try:
+            move = parse_move(self.pos, result.move)
+        except (NotationError, IllegalMoveError, AmbiguousMoveError) as exc:
+            raise EngineProtocolError("search", f"bestmove {result.move}",
+                                      f"not a legal move: {exc}") from None
+        note: dict = {"time": round(result.elapsed, 3)}
+        if result.info.score is not None:
+            from canter.adapters.records.format import score_text
+
+            note["score"] = score_text(result.info.score.cp, result.info.score.win)
+            note["depth"] = result.info.depth or 0
+        self.make(move, f"{name} plays", _info_text(result), note)
+
+
+def _info_text(result) -> str:
+    info = result.info
+    parts = []
+    if info.depth is not None:
+        parts.append(f"depth {info.depth}")
+    if info.score is not None:
+        parts.append(f"score {info.score}")
+    parts.append(f"{result.elapsed:.1f} s")
+    return " (" + ", ".join(parts) + ")"
+
+
+def _move_order(text: str) -> list[tuple[str, int]]:
+    """Sort key: cell by cell, by file letter then rank number (F5 before F11)."""
+    return [(cell[0], int(cell[1:])) for cell in re.split(r"[-x]", text)]
+
+
+def _columns(words: list[str], width: int = 78) -> str:
+    if not words:
+        return "  (none)"
+    cell = max(len(w) for w in words) + 2
+    per_line = max(1, (width - 2) // cell)
+    lines = []
+    for i in range(0, len(words), per_line):
+        lines.append("  " + "".join(w.ljust(cell) for w in words[i:i + per_line]).rstrip())
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------- game records
+def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequence[str],
+                notes: Sequence[dict | None] = (), result: str = "*",
+                termination: str | None = None, reason: str | None = None,
+                time_control: str | None = None) -> None:
+    """Write the game as a game record (docs/game-records.md)."""
+    import datetime
+
+    from canter.adapters.records.format import GameRecord, write_game
+
+    v = start.variant
+    standard = Position.start(v, start.rules).to_string()
+    game = GameRecord.new(
+        v.name, list(players), event="canter play", site="terminal",
+        date=datetime.date.today().strftime("%Y.%m.%d"),
+        position=None if start.to_string() == standard else start.to_string(),
+        time_control=time_control,
+    )
+    for i, move in enumerate(moves):
+        note = notes[i] if i < len(notes) else None
+        game.add_move(format_move(v, move), **(note or {}))
+    if result != "*" or termination is not None:
+        game.set_result(result, termination=termination, reason=reason)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(write_game(game))
+
+
+def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[dict | None]]:
+    """The start position, the moves, the tags and the move comments (as keyword arguments
+    of `save_record`'s notes) of the first game in a record file.
+    ValueError (with the record's own message) if it cannot be read or replayed."""
+    from canter.adapters.records.format import game_positions, read_games_file
+
+    games = read_games_file(path, allow_unterminated=True)
+    if not games:
+        raise ValueError("no game in the file")
+    game = games[0]
+    start, moves, _ = game_positions(game)  # ReplayError is a ValueError
+    notes: list[dict | None] = []
+    for comment in game.comments:
+        if comment is None:
+            notes.append(None)
+        else:
+            notes.append({"score": comment.score, "depth": comment.depth, "time": comment.time,
+                          "text": comment.text})
+    return start, moves, dict(game.tags), notes

@@ -1,0 +1,59 @@
+"""`canter replay FILE...`: check every game of game-record files with the rules."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from canter.adapters.records.format import GameRecord, RecordError, read_games, replay_game
+
+
+def _describe(game: GameRecord, outcome: str | None) -> str:
+    why = outcome or game.tags.get("Reason") or game.tags.get("Termination")
+    return f"{game.result} ({why})" if why else game.result
+
+
+@click.command()
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.File("r"))
+def replay(files: tuple) -> None:
+    """Validate every move of every game in FILE (a game-record file; '-' for stdin) with
+    canter's rules, and print each game's final position string and result.
+
+    Exits with status 1 if any game is invalid (its number, ply, move and reason are
+    printed), 2 if a file cannot be read as game records."""
+    total = invalid = 0
+    unreadable = False
+    for stream in files:
+        name = getattr(stream, "name", "-")
+        prefix = f"{name}: " if len(files) > 1 else ""
+        number = 0
+        try:
+            for number, game in enumerate(read_games(stream.read()), start=1):
+                total += 1
+                result = replay_game(game)
+                if result.error is None:
+                    click.echo(
+                        f"{prefix}game {number}: {result.final_position} "
+                        f"result {_describe(game, result.outcome)}"
+                    )
+                    continue
+                invalid += 1
+                ply, move, reason = result.error
+                if ply == 0 and move:
+                    where = f"result {move}"
+                elif ply == 0:
+                    where = "start"
+                else:
+                    line = game.move_lines[ply - 1] if ply <= len(game.move_lines) else 0
+                    where = f"ply {ply} (line {line}), move {move}"
+                click.echo(f"{prefix}game {number}: INVALID at {where}: {reason}", err=True)
+        except RecordError as exc:
+            unreadable = True
+            click.echo(f"{prefix}cannot read: {exc}", err=True)
+    summary = f"{total} game{'s' if total != 1 else ''}, {invalid} invalid"
+    click.echo(summary, err=True)
+    if unreadable:
+        sys.exit(2)
+    if invalid:
+        sys.exit(1)

@@ -1,0 +1,678 @@
+"""Game records: a PGN-like text format for Camelot and Tri-Camelot (docs/game-records.md).
+
+    from canter.adapters.records.format import GameRecord, read_games, write_game
+
+    game = GameRecord.new("camelot", ["canter", "other"], event="test match", round="1")
+    game.add_move("D6-F8", score="+0.12", depth=5, time=0.53)
+    game.set_result("1-0", termination="normal", reason="white wins: ...")
+    text = write_game(game)
+    games = list(read_games(text))
+
+Reading never consults the rules; `replay_game` does (canter.engine, imported lazily so a
+plain reader/writer stays light).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import IO
+
+__all__ = [
+    "GameRecord",
+    "MoveComment",
+    "RecordError",
+    "ReplayResult",
+    "VARIANT_TAGS",
+    "SEAT_TAGS",
+    "read_games",
+    "read_games_file",
+    "write_game",
+    "write_games",
+    "parse_result",
+    "result_token",
+    "result_from_ranking",
+    "replay_game",
+    "rules_tag",
+    "parse_rules_tag",
+    "score_text",
+]
+
+# canter variant name -> value of the Variant tag, and the seat tags in seat order.
+VARIANT_TAGS = {"camelot": "Camelot", "tri-camelot": "Tri-Camelot"}
+SEAT_TAGS = {"camelot": ("White", "Black"), "tri-camelot": ("Blue", "Red", "Green")}
+
+# Tags written first, in this order (the "seven tag roster" of PGN, adapted); the seat
+# tags take the place of White/Black.
+ROSTER_HEAD = ("Event", "Site", "Date", "Round", "Variant")
+ROSTER_TAIL = ("Result",)
+
+UNFINISHED = "*"
+TERMINATIONS = (
+    "normal",
+    "adjudication",
+    "time forfeit",
+    "illegal move",
+    "crash",
+    "stall",
+    "protocol error",
+    "max plies",
+    "abandoned",
+    "unterminated",
+)
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read; `line` is 1-based (0 if unknown)."""
+
+    def __init__(self, line: int, message: str, game: int | None = None) -> None:
+        self.line = line
+        self.game = game
+        self.message = message
+        where = f"line {line}" if line else "record"
+        if game is not None:
+            where = f"game {game}, {where}"
+        super().__init__(f"{where}: {message}")
+
+
+# ---------------------------------------------------------------- results
+
+
+def parse_result(token: str, nseats: int) -> tuple[Fraction, ...] | None:
+    """ "1-0" -> (1, 0); "1/3-1/3-1/3" -> thirds; "*" -> None. ValueError if malformed or
+    if the points do not add up to 1."""
+    if token == UNFINISHED:
+        return None
+    parts = token.split("-")
+    if len(parts) != nseats:
+        raise ValueError(f"result {token!r} does not have {nseats} parts")
+    try:
+        points = tuple(Fraction(p) for p in parts)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"result {token!r} is not made of numbers like 1, 0, 1/2") from None
+    if any(p < 0 or p > 1 for p in points) or sum(points) != 1:
+        raise ValueError(f"the points of result {token!r} must lie in 0..1 and add up to 1")
+    return points
+
+
+def result_token(points: Sequence[Fraction | int | float] | None) -> str:
+    """(1, 0) -> "1-0"; (1/2, 1/2) -> "1/2-1/2"; None -> "*"."""
+    if points is None:
+        return UNFINISHED
+    return "-".join(str(Fraction(p).limit_denominator(12)) for p in points)
+
+
+def result_from_ranking(ranking: Sequence[Sequence[int]] | None, nseats: int) -> str:
+    """The token for a ranking of seat indices, best first (canter's Outcome.ranking): the
+    k seats sharing first place get 1/k each, the others 0."""
+    if ranking is None:
+        return UNFINISHED
+    points = [Fraction(0)] * nseats
+    for seat in ranking[0]:
+        points[seat] = Fraction(1, len(ranking[0]))
+    return result_token(points)
+
+
+# ---------------------------------------------------------------- the record
+
+
+@dataclass
+class MoveComment:
+    """What may follow a move in braces: `{+0.34/12 1.25s}` (score/depth, then time in
+    seconds) and any free text after it. Scores: signed pawns-like units with two decimals,
+    or `#N` / `#-N` for a win / loss in N own moves."""
+
+    score: str | None = None
+    depth: int | None = None
+    time: float | None = None
+    text: str = ""
+
+    _RE = re.compile(
+        r"^\s*(?P<score>[+-]\d+(?:\.\d+)?|#-?\d+)/(?P<depth>\d+)"
+        r"(?:\s+(?P<time>\d+(?:\.\d+)?)s\b)?\s*(?P<rest>.*)$",
+        re.DOTALL,
+    )
+
+    @classmethod
+    def parse(cls, text: str) -> MoveComment:
+        m = cls._RE.match(text)
+        if m is None:
+            return cls(text=text.strip())
+        return cls(
+            score=m["score"],
+            depth=int(m["depth"]),
+            time=float(m["time"]) if m["time"] else None,
+            text=m["rest"].strip(),
+        )
+
+    def render(self) -> str:
+        parts = []
+        if self.score is not None:
+            parts.append(f"{self.score}/{self.depth if self.depth is not None else 0}")
+            if self.time is not None:
+                parts.append(f"{self.time:.3f}".rstrip("0").rstrip(".") + "s")
+        if self.text:
+            parts.append(self.text.replace("}", ")"))
+        return " ".join(parts)
+
+
+def score_text(cp: int | None = None, win: int | None = None) -> str:
+    """Comment score for a centi-unit score or a win/loss in N moves (client Score)."""
+    if win is not None:
+        return f"#{win}" if win >= 0 else f"#-{-win}"
+    return f"{(cp or 0) / 100:+.2f}"
+
+
+@dataclass
+class GameRecord:
+    """One game: tags (ordered), moves in official notation, a comment per move (or None),
+    the result token. `line` is where the game starts in the file it was read from."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    comments: list[MoveComment | None] = field(default_factory=list)
+    result: str = UNFINISHED
+    preamble: str = ""  # a comment before the first move
+    line: int = 0
+    move_lines: list[int] = field(default_factory=list)  # source line of each move
+
+    @classmethod
+    def new(
+        cls,
+        variant: str,
+        players: Sequence[str],
+        *,
+        event: str = "?",
+        site: str = "?",
+        date: str = "????.??.??",
+        round: str = "?",
+        position: str | None = None,
+        time_control: str | None = None,
+        rules: object | None = None,
+        **extra: str,
+    ) -> GameRecord:
+        """A record with the roster tags filled. `variant` is a canter variant name,
+        `players` one name per seat in seat order, `position` a start position string (None
+        for the standard start), `rules` a canter.engine.Rules (only the fields that differ
+        from the variant's defaults are written, in a Rules tag). `extra` tags are added as
+        given (e.g. Annotator="x")."""
+        key = variant.lower()
+        if key not in SEAT_TAGS:
+            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(SEAT_TAGS)})")
+        seats = SEAT_TAGS[key]
+        if len(players) != len(seats):
+            raise ValueError(f"{VARIANT_TAGS[key]} has {len(seats)} seats, not {len(players)}")
+        tags = {"Event": event, "Site": site, "Date": date, "Round": round}
+        tags["Variant"] = VARIANT_TAGS[key]
+        for seat, player in zip(seats, players, strict=True):
+            tags[seat] = player
+        tags["Result"] = UNFINISHED
+        if time_control is not None:
+            tags["TimeControl"] = time_control
+        if position is not None:
+            tags["SetUp"] = "1"
+            tags["Position"] = position
+        if rules is not None:
+            text = rules_tag(key, rules)
+            if text:
+                tags["Rules"] = text
+        tags.update(extra)
+        return cls(tags=tags)
+
+    # -- what the tags say
+
+    @property
+    def variant(self) -> str:
+        """canter variant name from the Variant tag (default camelot, as PGN's standard)."""
+        value = self.tags.get("Variant", "Camelot").strip().lower()
+        if value not in SEAT_TAGS:
+            raise ValueError(f"unknown Variant {self.tags.get('Variant')!r}")
+        return value
+
+    @property
+    def seat_tags(self) -> tuple[str, ...]:
+        return SEAT_TAGS[self.variant]
+
+    @property
+    def players(self) -> list[str]:
+        return [self.tags.get(seat, "?") for seat in self.seat_tags]
+
+    @property
+    def start_position(self) -> str | None:
+        """The Position tag, or None for the standard start."""
+        return self.tags.get("Position") or self.tags.get("FEN") or None
+
+    @property
+    def rule_overrides(self) -> dict[str, str | int | bool]:
+        """The Rules tag as {field: value}: `repetition=claim quiet_limit=0` ->
+        {"repetition": "claim", "quiet_limit": 0}. ValueError if malformed."""
+        return parse_rules_tag(self.tags.get("Rules", ""))
+
+    @property
+    def points(self) -> tuple[Fraction, ...] | None:
+        return parse_result(self.result, len(self.seat_tags))
+
+    # -- building
+
+    def add_move(
+        self,
+        move: str,
+        *,
+        score: str | None = None,
+        depth: int | None = None,
+        time: float | None = None,
+        text: str = "",
+    ) -> None:
+        comment = None
+        if score is not None or time is not None or text:
+            comment = MoveComment(score=score, depth=depth, time=time, text=text)
+        self.moves.append(move)
+        self.comments.append(comment)
+
+    def set_result(
+        self, token: str, *, termination: str | None = None, reason: str | None = None
+    ) -> None:
+        parse_result(token, len(self.seat_tags))  # raises if malformed
+        self.result = token
+        self.tags["Result"] = token
+        if termination is not None:
+            self.tags["Termination"] = termination
+        if reason is not None:
+            self.tags["Reason"] = reason
+        self.tags["PlyCount"] = str(len(self.moves))
+
+
+def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
+    values: dict[str, str | int | bool] = {}
+    for item in text.split():
+        key, sep, raw = item.partition("=")
+        if not sep or not key or not raw:
+            raise ValueError(f"Rules tag: {item!r} is not field=value")
+        value: str | int | bool = raw
+        if raw in ("true", "false"):
+            value = raw == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        values[key] = value
+    return values
+
+
+def rules_tag(variant: str, rules: object) -> str:
+    """The Rules tag text for a canter.engine.Rules: fields differing from the variant's
+    defaults, `field=value` separated by spaces ("" when all are the defaults)."""
+    import dataclasses
+
+    from canter.engine import Rules, get_variant
+
+    default = Rules.for_variant(get_variant(variant))
+    parts = []
+    for f in dataclasses.fields(default):
+        value = getattr(rules, f.name)
+        if value != getattr(default, f.name):
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            parts.append(f"{f.name}={text}")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _ordered_tags(game: GameRecord) -> list[tuple[str, str]]:
+    tags = dict(game.tags)
+    tags["Result"] = game.result
+    try:
+        seats = game.seat_tags
+    except ValueError:
+        seats = ()
+    order = [*ROSTER_HEAD, *seats, *ROSTER_TAIL]
+    head = [(k, tags.pop(k)) for k in order if k in tags]
+    return head + list(tags.items())
+
+
+def write_game(game: GameRecord, width: int = 80) -> str:
+    """The text of one game, ending with an empty line (games are separated by one)."""
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in _ordered_tags(game)]
+    lines.append("")
+    words: list[str] = []
+    if game.preamble:
+        words.append("{" + game.preamble.replace("}", ")") + "}")
+    # Move numbers are for people and readers ignore them: one per round of `nseats` moves.
+    # The writer does not apply the rules, so after a Tri-Camelot pass or elimination a
+    # number no longer falls on Blue's move; it still counts rounds of three moves.
+    try:
+        nseats = len(game.seat_tags)
+    except ValueError:
+        nseats = 2
+    seat = _first_seat(game, nseats)
+    number = _first_number(game, nseats)
+    for i, move in enumerate(game.moves):
+        if i == 0:
+            words.append(f"{number}." if seat == 0 else f"{number}...")
+        elif seat == 0:
+            words.append(f"{number}.")
+        words.append(move)
+        comment = game.comments[i] if i < len(game.comments) else None
+        if comment is not None:
+            words.append("{" + comment.render() + "}")
+        seat += 1
+        if seat == nseats:
+            seat = 0
+            number += 1
+    words.append(game.result)
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines) + "\n\n"
+
+
+def _first_seat(game: GameRecord, nseats: int) -> int:
+    # Seat to move at the start: from the position string's turn field when set up.
+    position = game.start_position
+    if position is None:
+        return 0
+    fields = position.split()
+    if len(fields) >= 3:
+        letter = fields[2].lower()
+        order = "wb" if nseats == 2 else "brg"
+        if letter in order:
+            return order.index(letter)
+    return 0
+
+
+def _first_number(game: GameRecord, nseats: int) -> int:
+    # The position string ends with the ply count.
+    position = game.start_position
+    if position is not None:
+        fields = position.split()
+        if fields and fields[-1].isdigit():
+            return int(fields[-1]) // nseats + 1
+    return 1
+
+
+def write_games(games: Iterable[GameRecord], stream: IO[str]) -> None:
+    for game in games:
+        stream.write(write_game(game))
+
+
+# ---------------------------------------------------------------- reading
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_NUMBER_RE = re.compile(r"^(\d+)(\.+)")
+_RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")
+_MOVE_RE = re.compile(r"^[A-La-l](?:1[0-8]|[1-9])(?:[-xX][A-La-l](?:1[0-8]|[1-9]))+$")
+
+
+@dataclass
+class _Token:
+    kind: str  # tag | comment | word
+    text: str
+    line: int
+    value: str = ""
+
+
+def _tokens(text: str) -> Iterator[_Token]:
+    lines = text.splitlines()
+    n = 0
+    while n < len(lines):
+        raw = lines[n]
+        lineno = n + 1
+        n += 1
+        stripped = raw.strip()
+        if stripped.startswith("%"):
+            continue  # PGN escape line
+        if stripped.startswith("["):
+            pos = 0
+            body = stripped
+            while pos < len(body):
+                m = _TAG_RE.match(body, pos)
+                if m is None:
+                    raise RecordError(lineno, f"malformed tag pair: {body[pos:]!r}")
+                value = re.sub(r"\\(.)", r"\1", m[2])
+                yield _Token("tag", m[1], lineno, value)
+                pos = m.end()
+                while pos < len(body) and body[pos].isspace():
+                    pos += 1
+            continue
+        i = 0
+        while i < len(raw):
+            c = raw[i]
+            if c.isspace():
+                i += 1
+            elif c == ";":
+                break  # comment to the end of the line
+            elif c == "{":
+                start_line = lineno
+                close = raw.find("}", i + 1)
+                parts = []
+                if close >= 0:
+                    parts.append(raw[i + 1 : close])
+                    i = close + 1
+                else:
+                    parts.append(raw[i + 1 :])
+                    while True:
+                        if n >= len(lines):
+                            raise RecordError(start_line, "comment '{' is never closed")
+                        raw = lines[n]
+                        lineno = n + 1
+                        n += 1
+                        close = raw.find("}")
+                        if close >= 0:
+                            parts.append(raw[:close])
+                            i = close + 1
+                            break
+                        parts.append(raw)
+                yield _Token("comment", " ".join(p.strip() for p in parts).strip(), start_line)
+            elif c in "()":
+                raise RecordError(lineno, "variations '(...)' are not supported")
+            else:
+                j = i
+                while j < len(raw) and not raw[j].isspace() and raw[j] not in "{;()":
+                    j += 1
+                yield _Token("word", raw[i:j], lineno)
+                i = j
+
+
+def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameRecord]:
+    """Every game in `text`, in order. Whitespace, `{...}` and `;` comments, `%` lines, move
+    numbers and NAGs (`$3`) are tolerated. A game ends with its result token; a RecordError
+    names the line of anything malformed. With `allow_unterminated`, a last game cut off
+    before its result token (an interrupted writer) is returned with result "*" instead of
+    raising."""
+    game: GameRecord | None = None
+    in_moves = False
+    number = 0
+
+    def fresh(line: int) -> GameRecord:
+        nonlocal number
+        number += 1
+        return GameRecord(line=line)
+
+    try:
+        for tok in _tokens(text):
+            if tok.kind == "tag":
+                if game is not None and in_moves:
+                    raise RecordError(
+                        tok.line, "tag pair inside movetext (the game before has no result)"
+                    )
+                if game is None:
+                    game = fresh(tok.line)
+                if tok.text in game.tags:
+                    raise RecordError(tok.line, f"tag {tok.text} appears twice")
+                game.tags[tok.text] = tok.value
+                continue
+            if game is None:
+                game = fresh(tok.line)
+            in_moves = True
+            if tok.kind == "comment":
+                if game.moves:
+                    index = len(game.moves) - 1
+                    previous = game.comments[index]
+                    parsed = MoveComment.parse(tok.text)
+                    if previous is not None:  # two comments on one move: keep both texts
+                        parsed = MoveComment(
+                            previous.score,
+                            previous.depth,
+                            previous.time,
+                            (previous.text + " " + tok.text).strip(),
+                        )
+                    game.comments[index] = parsed
+                else:
+                    game.preamble = (game.preamble + " " + tok.text).strip()
+                continue
+            word = tok.text
+            if word.startswith("$") and word[1:].isdigit():
+                continue  # NAG
+            m = _NUMBER_RE.match(word)
+            if m is not None:
+                word = word[m.end() :]
+                if not word:
+                    continue
+            if _RESULT_RE.match(word):
+                _finish(game, word, tok.line)
+                yield game
+                game = None
+                in_moves = False
+                continue
+            if not _MOVE_RE.match(word):
+                raise RecordError(
+                    tok.line, f"{word!r} is neither a move, a move number nor a result"
+                )
+            game.moves.append(word)
+            game.comments.append(None)
+            game.move_lines.append(tok.line)
+    except RecordError as exc:
+        if exc.game is None:
+            exc = RecordError(exc.line, exc.message, number or 1)
+        raise exc from None
+    if game is not None and (game.moves or game.tags or game.preamble):
+        if not allow_unterminated:
+            raise RecordError(game.line, "the game has no result token at its end", number)
+        game.result = UNFINISHED
+        yield game
+
+
+def _finish(game: GameRecord, token: str, line: int) -> None:
+    try:
+        nseats = len(game.seat_tags)
+    except ValueError as exc:
+        raise RecordError(game.line, str(exc)) from None
+    try:
+        parse_result(token, nseats)
+    except ValueError as exc:
+        raise RecordError(line, str(exc)) from None
+    tag = game.tags.get("Result")
+    if tag is not None and tag != token:
+        raise RecordError(line, f"result {token} differs from the Result tag {tag!r}")
+    game.result = token
+
+
+def read_games_file(path: str, **kwargs: bool) -> list[GameRecord]:
+    with open(path, encoding="utf-8") as f:
+        return list(read_games(f.read(), **kwargs))
+
+
+# ---------------------------------------------------------------- replaying
+
+
+@dataclass
+class ReplayResult:
+    """What the rules make of a record. `error` is None for a valid game, else
+    (ply, move, reason) with ply 1-based (0: the start position or the result)."""
+
+    final_position: str | None
+    outcome: str | None  # Outcome.text() if the rules decided the game
+    rules_result: str | None  # result token the rules give, None if not decided
+    error: tuple[int, str, str] | None = None
+
+
+class ReplayError(ValueError):
+    """A record the rules refuse: `ply` is 1-based (0: the variant, rules or start
+    position), `position` the position before the refused move (None at ply 0)."""
+
+    def __init__(self, ply: int, move: str, reason: str, position=None) -> None:
+        super().__init__(f"move {ply} ({move}): {reason}" if ply else reason)
+        self.ply = ply
+        self.move = move
+        self.reason = reason
+        self.position = position
+
+
+def game_positions(game: GameRecord):
+    """The start position (with the record's rules), the moves and the final position,
+    every move checked by canter's rules; ReplayError at the first problem."""
+    from canter.engine import (
+        AmbiguousMoveError,
+        IllegalMoveError,
+        NotationError,
+        Position,
+        PositionError,
+        Rules,
+        get_variant,
+        parse_move,
+    )
+
+    try:
+        variant = get_variant(game.variant)
+    except (KeyError, ValueError) as exc:
+        raise ReplayError(0, "", str(exc.args[0] if exc.args else exc)) from None
+    try:
+        rules = dataclasses.replace(Rules.for_variant(variant), **game.rule_overrides)
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(0, "", f"bad Rules tag: {exc}") from None
+    text = game.start_position
+    try:
+        start = (Position.start(variant, rules) if text is None
+                 else Position.from_string(text, rules))
+    except PositionError as exc:
+        raise ReplayError(0, "", f"bad start position: {exc}") from None
+    if start.variant.name != variant.name:
+        raise ReplayError(0, "", f"the Position tag is not a {variant.name} position")
+    pos = start.copy()
+    moves = []
+    for ply, word in enumerate(game.moves, start=1):
+        outcome = pos.outcome()
+        if outcome is not None:
+            raise ReplayError(ply, word, f"the game was already over ({outcome.text()})", pos)
+        try:
+            move = parse_move(pos, word)
+        except AmbiguousMoveError as exc:
+            raise ReplayError(ply, word, f"ambiguous: {exc}", pos) from None
+        except IllegalMoveError as exc:
+            raise ReplayError(ply, word, f"illegal: {exc.reason}", pos) from None
+        except (NotationError, ValueError) as exc:
+            raise ReplayError(ply, word, str(exc), pos) from None
+        pos.push(move)
+        moves.append(move)
+    return start, moves, pos
+
+
+def replay_game(game: GameRecord) -> ReplayResult:
+    """Play every move with canter's rules. Checks: the variant and start position, each
+    move's legality, no move after the game is decided, and a recorded result that
+    contradicts a decided game."""
+    try:
+        _, _, pos = game_positions(game)
+    except ReplayError as exc:
+        final = exc.position.to_string() if exc.position is not None else None
+        return ReplayResult(final, None, None, (exc.ply, exc.move, exc.reason))
+    outcome = pos.outcome()
+    rules_result = (
+        result_from_ranking(outcome.ranking, pos.variant.nseats) if outcome is not None
+        else None
+    )
+    result = ReplayResult(pos.to_string(), outcome.text() if outcome else None, rules_result)
+    if rules_result is not None and game.result not in (UNFINISHED, rules_result):
+        result.error = (0, game.result, f"the rules give {rules_result} ({outcome.text()})")
+    return result

@@ -1,0 +1,287 @@
+"""Record a live session with an engine as a transcript, loosening what varies run to run.
+
+`Recording` turns the exchange (lines sent, lines received, in arrival order) into
+transcript steps; it is pure and knows no process. `record_session` drives a real engine
+from a stream of input lines (a terminal or a pipe) and feeds a Recording.
+
+What is loosened (docs/transcripts.md, "Recording"):
+- the numbers after volatile fields (`time`, `nps`, `hashfull`, and `nodes` when the
+  search is not deterministic, e.g. with Threads > 1) become `*` in a glob;
+- the version in `id name` becomes `*`;
+- a search that is not deterministic (no depth/nodes/mate limit, a clock or movetime
+  limit, infinite, ponder, or a search the session talked over) keeps no `info` lines:
+  its `bestmove` becomes `...* bestmove *` and its other lines become skips (`...`), since
+  where they fall among the info lines is a matter of timing.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from canter.adapters.transcript.format import (
+    EXACT,
+    GLOB,
+    REGEX,
+    CloseInput,
+    Comment,
+    Expect,
+    ExpectExit,
+    Matcher,
+    Send,
+    SkipTo,
+    Step,
+    Transcript,
+    glob_escape,
+)
+from canter.adapters.transcript.session import EOF, EngineGone, EngineProcess, now
+
+VOLATILE_FIELDS = ("time", "nps", "hashfull", "nodes/second", "nodes per second")
+
+# go keywords that make the result depend on the clock rather than on the position
+_TIMED_GO = re.compile(r"(?i)^(infinite|ponder|movetime|movestogo|\w*time|\w*inc)$")
+_LIMITED_GO = {"depth", "nodes", "mate"}
+_VERSION = re.compile(r"\d+(\.\d+)+\S*")
+_AWKWARD = re.compile(r"^\s|\s$|[\x00-\x1f\x7f]")
+
+
+class Recording:
+    """Steps built from an exchange, in the order events happened."""
+
+    def __init__(self, loose_fields: Iterable[str] = VOLATILE_FIELDS, loose_nodes: bool = False):
+        self.steps: list[Step] = []
+        self.loose_fields = tuple(loose_fields)
+        self.loose_nodes = loose_nodes
+        self._threads = 1
+        self._searching = False
+        self._search_racy = False
+        self._line_no = 0
+
+    # -- events ------------------------------------------------------------------------
+
+    def comment(self, text: str) -> None:
+        self._add(Comment, "# " + text if text else "#")
+
+    def sent(self, line: str) -> None:
+        """A line written to the engine (without its line end)."""
+        words = line.split()
+        if self._searching:
+            # Output from here to bestmove may interleave with the answers to `line`.
+            self._search_racy = True
+        if words and words[0] == "go":
+            self._searching = True
+            self._search_racy = not _deterministic_go(words[1:]) or self._threads > 1
+        elif words[:2] == ["setoption", "name"]:
+            self._note_option(words[2:])
+        if _AWKWARD.search(line):
+            self._add(Send, line + "\n", True)
+        else:
+            self._add(Send, line + "\n")
+
+    def received(self, line: str) -> None:
+        """A line the engine wrote (without its line end)."""
+        words = line.split()
+        first = words[0] if words else ""
+        if self._searching and self._search_racy:
+            if first == "bestmove":
+                self._searching = False
+                self._add(SkipTo, Matcher.make(GLOB, "bestmove *"))
+            elif first != "info":
+                self._add(SkipTo, self._matcher(line))
+            return
+        if first == "bestmove":
+            self._searching = False
+        self._add(Expect, self._matcher(line))
+
+    def input_closed(self) -> None:
+        self._add(CloseInput)
+
+    def exited(self, code: int | None) -> None:
+        self._add(ExpectExit, code)
+
+    def transcript(self) -> Transcript:
+        return Transcript(list(self.steps))
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _add(self, kind: type[Step], *args: object) -> None:
+        self._line_no += 1
+        self.steps.append(kind(self._line_no, *args))  # type: ignore[call-arg]
+
+    def _note_option(self, words: list[str]) -> None:
+        if "value" not in words:
+            return
+        at = words.index("value")
+        if " ".join(words[:at]).lower() == "threads" and at + 1 < len(words):
+            try:
+                self._threads = int(words[at + 1])
+            except ValueError:
+                pass  # the engine will complain; the recording just stays as it was
+
+    def _matcher(self, line: str) -> Matcher:
+        fields = list(self.loose_fields)
+        if self.loose_nodes or self._threads > 1 or (self._searching and self._search_racy):
+            fields.append("nodes")
+        return loosen(line, fields)
+
+
+def loosen(line: str, fields: Iterable[str]) -> Matcher:
+    """The matcher the recorder writes for `line`: exact unless something in it varies."""
+    names = sorted(set(fields), key=len, reverse=True)
+    spans: list[tuple[int, int]] = []
+    if names:
+        pattern = re.compile(
+            r"(?i)(?<![\w/])(?:" + "|".join(re.escape(name) for name in names) + r")"
+            r"\s*[:=]?\s*(\d+(?:\.\d+)?[a-zA-Z%]*)"
+        )
+        spans = [match.span(1) for match in pattern.finditer(line)]
+    if line.startswith("id name "):
+        spans += [m.span() for m in _VERSION.finditer(line, len("id name "))]
+    if spans:
+        parts, at = [], 0
+        for start, end in sorted(spans):
+            parts.append(glob_escape(line[at:start]) + "*")
+            at = end
+        parts.append(glob_escape(line[at:]))
+        glob = "".join(parts)
+        if not _AWKWARD.search(glob):
+            return Matcher.make(GLOB, glob)
+    if _AWKWARD.search(line):
+        return Matcher.make(REGEX, _regex_literal(line))
+    return Matcher.make(EXACT, line)
+
+
+def _regex_literal(line: str) -> str:
+    """A regex matching exactly `line`, written without raw control characters or edge
+    spaces (which editors strip and splitlines() breaks on)."""
+    out = []
+    for index, ch in enumerate(line):
+        if ord(ch) < 32 or ord(ch) == 127 or (ch == " " and index in (0, len(line) - 1)):
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+def _deterministic_go(args: list[str]) -> bool:
+    lowered = [word.lower() for word in args]
+    if any(_TIMED_GO.match(word) for word in lowered):
+        return False
+    return any(word in _LIMITED_GO for word in lowered)
+
+
+# ---- driving a real engine -----------------------------------------------------------
+
+
+def record_session(
+    argv: list[str],
+    lines: Iterator[str],
+    echo: TextIO | None,
+    *,
+    interactive: bool,
+    settle: float = 0.2,
+    timeout: float = 10.0,
+    recording: Recording | None = None,
+) -> Recording:
+    """Relay `lines` to a new engine, echoing its output, and record the exchange.
+
+    Piped (not interactive), the next line goes out only once the engine has been quiet
+    for `settle` seconds, and after a `go` with a limit only once its `bestmove` is in
+    (at most `timeout` seconds either way), so that answers follow their commands.
+    """
+    rec = recording or Recording()
+    lock = threading.Lock()
+    engine = EngineProcess(argv)
+    last_output = [now()]
+    bestmove_seen = threading.Event()
+    output_done = threading.Event()
+    searching = threading.Event()  # a go is out and its bestmove is not in yet
+
+    def pump() -> None:
+        while True:
+            line = engine.read_line(None)
+            if line is EOF:
+                output_done.set()
+                return
+            with lock:
+                rec.received(line)
+                last_output[0] = now()
+            if line.split()[:1] == ["bestmove"]:
+                searching.clear()
+                bestmove_seen.set()
+            if echo is not None:
+                echo.write(line + "\n")
+                echo.flush()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        for raw in lines:
+            line = raw[:-1] if raw.endswith("\n") else raw
+            line = line[:-1] if line.endswith("\r") else line
+            if output_done.is_set():
+                with lock:
+                    rec.comment(f"not sent, the engine had exited: {line}")
+                continue
+            words = line.split()
+            bestmove_seen.clear()
+            if words[:1] == ["go"]:
+                searching.set()
+            with lock:
+                rec.sent(line)
+            try:
+                engine.send(line + "\n")
+            except EngineGone:
+                output_done.wait(timeout)
+                continue
+            if interactive:
+                continue
+            sent_at = now()
+            if words[:1] == ["go"] and not any(
+                w.lower() in ("infinite", "ponder") for w in words[1:]
+            ):
+                bestmove_seen.wait(timeout)
+            if searching.is_set():
+                # An infinite search never goes quiet: give it `settle` to get going.
+                output_done.wait(settle)
+            else:
+                _wait_quiet(last_output, lock, sent_at, settle, timeout, output_done)
+        if not output_done.is_set():
+            _wait_quiet(last_output, lock, now(), settle, timeout, output_done)
+        if not output_done.is_set():
+            with lock:
+                rec.input_closed()
+            engine.close_input()
+            output_done.wait(timeout)
+        reader.join(timeout)
+        code = engine.wait(timeout) if output_done.is_set() else None
+        with lock:
+            if code is None:
+                rec.comment("the engine did not exit at the end of its input; it was stopped")
+            else:
+                rec.exited(code)
+    finally:
+        engine.stop()
+    return rec
+
+
+def _wait_quiet(last_output, lock, since, settle, timeout, done) -> None:
+    while not done.is_set():
+        with lock:
+            quiet_for = now() - max(last_output[0], since)
+        if quiet_for >= settle or now() - since >= timeout:
+            return
+        time.sleep(min(0.01, settle))
+
+
+def stdin_lines() -> Iterator[str]:
+    """Lines from stdin as they come (a terminal gets a prompt-free, line-at-a-time read)."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        yield line

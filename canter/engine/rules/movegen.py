@@ -1,0 +1,314 @@
+"""Legal move generation (RULES.md §1-§2) for any variant of the family.
+
+Two paths share one set of rules: `generate` builds Move objects with one canonical route
+each; `count_moves` counts the same moves with whole-board bit operations, for perft's last
+ply. Bit sets are Python ints over the board's padded grid (see board.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from canter.engine.rules.board import cells_of
+from canter.engine.rules.move import Move
+
+if TYPE_CHECKING:
+    from canter.engine.rules.position import Position
+
+
+class SeatView:
+    """The masks one seat's move generation needs, computed once per call."""
+
+    __slots__ = (
+        "seat", "own", "enemy", "empty", "target", "step_ok", "jump_ok", "active", "knights"
+    )
+
+    def __init__(self, pos: Position, seat: int) -> None:
+        v = pos.variant
+        own = pos.occ[seat]
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        self.seat = seat
+        self.own = own
+        self.enemy = allocc & ~own
+        self.empty = v.board.mask & ~allocc
+        self.target = v.target_bits[seat]
+        forbidden = v.forbidden_bits[seat]
+        # Plain steps and canter legs never land in the own castle; jumps may.
+        self.step_ok = self.empty & ~v.own_bits[seat] & ~forbidden
+        self.jump_ok = self.empty & ~forbidden
+        # A piece in its target castle never leaves it (only Castle Moves, handled apart).
+        self.active = own & ~self.target
+        self.knights = pos.kn[seat]
+
+
+def can_jump(board, pieces: int, enemy: int, jump_ok: int) -> bool:
+    """Does any piece of `pieces` have a jump (enemy neighbour, free cell beyond)?"""
+    for o in board.up_shifts:
+        if (((pieces << o) & enemy) << o) & jump_ok:
+            return True
+    for o in board.down_shifts:
+        if (((pieces >> o) & enemy) >> o) & jump_ok:
+            return True
+    return False
+
+
+def _chains(leaps, cur, enemy, free, target, captured, route, out) -> None:
+    """Every way to go on jumping from `cur`; a chain ends when it cannot continue or when
+    it enters the target castle. Appends (end, captured bits, route) for finished chains."""
+    went_on = False
+    for over, land in leaps[cur]:
+        ob = 1 << over
+        if enemy & ob and not captured & ob:
+            lb = 1 << land
+            if (free | captured) & lb:
+                went_on = True
+                if target & lb:
+                    out.append((land, captured | ob, route + (land,)))
+                else:
+                    _chains(leaps, land, enemy, free, target, captured | ob, route + (land,), out)
+    if not went_on and captured:
+        out.append((cur, captured, route))
+
+
+def _canter_tree(leaps, start, over_ok, land_ok, target, avoid=0) -> dict[int, int]:
+    """Breadth-first canter routes from `start`: {reached cell: previous cell}. Cells in
+    `avoid` are neither landed on nor passed through; target cells end the route."""
+    parent = {start: -1}
+    order = [start]
+    for cell in order:
+        if (target >> cell) & 1:
+            continue
+        for over, land in leaps[cell]:
+            if (over_ok >> over) & 1 and (land_ok >> land) & 1 and land not in parent:
+                if (avoid >> land) & 1:
+                    continue
+                parent[land] = cell
+                order.append(land)
+    return parent
+
+
+def _route(parent: dict[int, int], cell: int) -> tuple[int, ...]:
+    path = []
+    while cell >= 0:
+        path.append(cell)
+        cell = parent[cell]
+    return tuple(reversed(path))
+
+
+def offers_jump(leaps, cell: int, enemy: int, free: int) -> bool:
+    for over, land in leaps[cell]:
+        if (enemy >> over) & 1 and (free >> land) & 1:
+            return True
+    return False
+
+
+def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list[Move]:
+    """All legal moves of the piece on `p` (not in its target castle)."""
+    board = pos.variant.board
+    leaps = board.leaps
+    pb = 1 << p
+    enemy, target = sv.enemy, sv.target
+    free_jump = sv.jump_ok | pb  # the moving piece has left its start
+    moves: list[Move] = []
+    found: list = []
+    _chains(leaps, p, enemy, free_jump, target, 0, (p,), found)
+    knight = sv.knights & pb
+    if knight or not must_capture:
+        over_ok = sv.own & ~pb
+        land_ok = sv.step_ok | pb
+        tree = _canter_tree(leaps, p, over_ok, land_ok, target)
+        offering = 0
+        if knight:
+            for cell in tree:
+                if cell != p and not (target >> cell) & 1:
+                    if offers_jump(leaps, cell, enemy, free_jump):
+                        offering |= 1 << cell
+                        route = _route(tree, cell)
+                        _chains(leaps, cell, enemy, free_jump, target, 0, route, found)
+        if not must_capture:
+            for n in board.neighbours[p]:
+                if (sv.step_ok >> n) & 1:
+                    moves.append(Move(p, n, 0, (p, n), 1))
+            if offering:
+                # Knight's canter rule: only routes that never land where a jump is offered.
+                tree = _canter_tree(leaps, p, over_ok, land_ok, target, avoid=offering)
+            for cell in tree:
+                if cell != p:
+                    route = _route(tree, cell)
+                    moves.append(Move(p, cell, 0, route, len(route) - 1))
+    if found:
+        seen = set()
+        for end, captured, route in found:
+            key = (end, captured)
+            if key not in seen:
+                seen.add(key)
+                # Route length minus jumps = canter legs; jumps = captured pieces.
+                legs = len(route) - 1 - captured.bit_count()
+                moves.append(Move(p, end, captured, route, legs))
+    return moves
+
+
+def castle_moves(pos: Position, sv: SeatView) -> list[Move]:
+    v = pos.variant
+    if pos.castle_moves[sv.seat] >= v.castle_move_limit:
+        return []
+    out = []
+    for p in cells_of(sv.own & sv.target):
+        for n in v.board.neighbours[p]:
+            if (sv.target >> n) & 1 and (sv.empty >> n) & 1:
+                out.append(Move(p, n, 0, (p, n), 1))
+    return out
+
+
+def duty_piece(pos: Position, seat: int) -> int:
+    """The cell of the piece that must leave its own castle this turn, or -1."""
+    cell = pos.duty[seat]
+    if cell >= 0 and (pos.occ[seat] >> cell) & 1:
+        return cell
+    return -1
+
+
+def generate(pos: Position, seat: int | None = None) -> list[Move]:
+    """Legal moves for `seat` (default: the seat to move), ignoring whether the game is over."""
+    if seat is None:
+        seat = pos.turn
+    sv = SeatView(pos, seat)
+    board = pos.variant.board
+    d = duty_piece(pos, seat)
+    if d >= 0:
+        # The exit duty replaces the duty to capture elsewhere.
+        must = can_jump(board, 1 << d, sv.enemy, sv.jump_ok)
+        moves = piece_moves(pos, sv, d, must)
+        if moves:
+            return moves
+    must = can_jump(board, sv.active, sv.enemy, sv.jump_ok)
+    moves = []
+    for p in cells_of(sv.active):
+        moves += piece_moves(pos, sv, p, must)
+    if not must:
+        moves += castle_moves(pos, sv)
+    return moves
+
+
+def must_capture(pos: Position, seat: int | None = None) -> bool:
+    """Is a capture compulsory for `seat` this turn (ignoring the exit duty)?"""
+    if seat is None:
+        seat = pos.turn
+    sv = SeatView(pos, seat)
+    return can_jump(pos.variant.board, sv.active, sv.enemy, sv.jump_ok)
+
+
+def count_moves(pos: Position) -> int:
+    """len(generate(pos)) for a game still on, computed without building moves where the
+    position allows (no capture duty, no exit duty)."""
+    seat = pos.turn
+    if duty_piece(pos, seat) >= 0:
+        return len(generate(pos, seat))
+    sv = SeatView(pos, seat)
+    board = pos.variant.board
+    up, down = board.up_shifts, board.down_shifts
+    active, enemy, jump_ok, step_ok = sv.active, sv.enemy, sv.jump_ok, sv.step_ok
+    if can_jump(board, active, enemy, jump_ok):
+        return len(generate(pos, seat))
+    n = len(castle_moves(pos, sv)) if sv.own & sv.target else 0
+    own, target = sv.own, sv.target
+    # Plain steps: one shift per direction counts every (piece, direction) pair at once.
+    # `leapable`: cells with a canter leg (over an own piece to a free cell) from them.
+    leapable = 0
+    for o in up:
+        n += ((active << o) & step_ok).bit_count()
+        leapable |= ((step_ok >> o) & own) >> o
+    for o in down:
+        n += ((active >> o) & step_ok).bit_count()
+        leapable |= ((step_ok << o) & own) << o
+    legs = leapable & active
+    if not legs:
+        return n
+    # Cells from which a jump would be possible (for the Knight's canter rule).
+    offers = 0
+    knights = sv.knights & legs
+    if knights:
+        for o in up:
+            offers |= ((jump_ok >> o) & enemy) >> o
+        for o in down:
+            offers |= ((jump_ok << o) & enemy) << o
+    not_target = ~target
+    while legs:
+        pb = legs & -legs
+        legs ^= pb
+        first = 0
+        for o in up:
+            first |= ((pb << o) & own) << o
+        for o in down:
+            first |= ((pb >> o) & own) >> o
+        first &= step_ok
+        reach = first | pb
+        # Most canters have one leg: flood further only if a landing cell leads on.
+        frontier = first & not_target if first & leapable & not_target else 0
+        over_ok = own ^ pb
+        land_ok = step_ok | pb
+        while frontier:
+            new = 0
+            for o in up:
+                new |= ((frontier << o) & over_ok) << o
+            for o in down:
+                new |= ((frontier >> o) & over_ok) >> o
+            new &= land_ok & ~reach
+            reach |= new
+            frontier = new & not_target
+        if pb & knights:
+            # A start vacated by the Knight can itself become a landing cell beyond an enemy.
+            mine = offers
+            for o in up:
+                mine |= ((pb >> o) & enemy) >> o
+            for o in down:
+                mine |= ((pb << o) & enemy) << o
+            if reach & mine & not_target & ~pb:
+                n += len(piece_moves(pos, sv, pb.bit_length() - 1, False))
+                n -= _plain_count(board, pb, step_ok)
+                continue
+        n += reach.bit_count() - 1
+    return n
+
+
+def _plain_count(board, pb: int, step_ok: int) -> int:
+    n = 0
+    for o in board.up_shifts:
+        n += ((pb << o) & step_ok).bit_count()
+    for o in board.down_shifts:
+        n += ((pb >> o) & step_ok).bit_count()
+    return n
+
+
+def has_move(pos: Position, seat: int) -> bool:
+    """Whether `seat` has any legal move, by bit operations only.
+
+    Sound because every first leg is a move or starts one: a plain step or a canter leg is a
+    move (a Knight's leg that lands where a jump is offered starts a charge instead), a jump
+    always ends somewhere, and the exit duty only narrows the choice when it leaves some.
+    """
+    v = pos.variant
+    board = v.board
+    own = pos.occ[seat]
+    allocc = 0
+    for bits in pos.occ:
+        allocc |= bits
+    enemy = allocc & ~own
+    empty = board.mask & ~allocc
+    forbidden = v.forbidden_bits[seat]
+    step_ok = empty & ~v.own_bits[seat] & ~forbidden
+    jump_ok = empty & ~forbidden
+    target = v.target_bits[seat]
+    active = own & ~target
+    for o in board.up_shifts:
+        if (active << o) & step_ok or (active >> o) & step_ok:
+            return True
+        if ((((active << o) & enemy) << o) & jump_ok or (((active << o) & own) << o) & step_ok
+                or (((active >> o) & enemy) >> o) & jump_ok
+                or (((active >> o) & own) >> o) & step_ok):
+            return True
+    if own & target and pos.castle_moves[seat] < v.castle_move_limit:
+        return bool(castle_moves(pos, SeatView(pos, seat)))
+    return False

@@ -1,0 +1,420 @@
+"""A position of a game of the family, with make/unmake, an incremental hash and endings."""
+
+from __future__ import annotations
+
+import random
+
+from canter.engine.rules import movegen
+from canter.engine.rules.board import cells_of
+from canter.engine.rules.move import Move
+from canter.engine.rules.outcome import Outcome, ranking_for
+from canter.engine.rules.posstring import format_position, parse_position
+from canter.engine.rules.variant import KNIGHT, NUMBER_WORDS, Rules, Variant, get_variant
+
+EMPTY = -1
+
+
+class _Keys:
+    """Zobrist keys for one variant; fixed seed, so hashes are the same in every run."""
+
+    def __init__(self, variant: Variant) -> None:
+        rng = random.Random(f"canter-zobrist-{variant.name}")
+        size, n = variant.board.size, variant.nseats
+        self.piece = [[rng.getrandbits(64) for _ in range(2 * n)] for _ in range(size)]
+        self.turn = [rng.getrandbits(64) for _ in range(n)]
+        limit = variant.castle_move_limit + 1
+        self.castle_moves = [[rng.getrandbits(64) for _ in range(limit + 1)] for _ in range(n)]
+        self.duty = [rng.getrandbits(64) for _ in range(size)]
+        self.eliminated = [rng.getrandbits(64) for _ in range(n)]
+
+
+_KEYS: dict[str, _Keys] = {}
+
+
+def _keys(variant: Variant) -> _Keys:
+    keys = _KEYS.get(variant.name)
+    if keys is None:
+        keys = _KEYS[variant.name] = _Keys(variant)
+    return keys
+
+
+class Position:
+    """Pieces, seat to move, Castle Moves used, exit duties, eliminated seats, counters.
+
+    A piece code is `seat * 2 + kind` (kind 0 = Man, 1 = Knight); `cells[c]` is -1 when
+    empty. `occ[seat]` and `kn[seat]` are bit sets of that seat's pieces and Knights.
+    """
+
+    __slots__ = (
+        "variant", "rules", "cells", "occ", "kn", "turn", "castle_moves", "duty",
+        "eliminated", "quiet", "ply", "hash", "move_stack", "_undo", "_hashes", "_ended",
+        "_keys",
+    )
+
+    def __init__(self, variant: Variant, rules: Rules | None = None) -> None:
+        """An empty board, White/Blue to move; see `start` and `from_string`."""
+        self.variant = variant
+        self.rules = rules or variant.default_rules
+        self.cells = [EMPTY] * variant.board.size
+        n = variant.nseats
+        self.occ = [0] * n
+        self.kn = [0] * n
+        self.turn = 0
+        self.castle_moves = [0] * n
+        self.duty = [-1] * n
+        self.eliminated: tuple[int, ...] = ()
+        self.quiet = 0
+        self.ply = 0
+        self.move_stack: list[Move] = []
+        self._undo: list[tuple] = []
+        self._keys = _keys(variant)
+        self.hash = 0
+        self._hashes: list[int] = []
+        self._ended: Outcome | None = None
+
+    # ---- construction -------------------------------------------------------------
+    @classmethod
+    def start(cls, variant: Variant | str, rules: Rules | None = None) -> Position:
+        if isinstance(variant, str):
+            variant = get_variant(variant)
+        pos = cls(variant, rules)
+        for cell, (seat, kind) in variant.start.items():
+            pos.put(cell, seat, kind)
+        pos.reset_derived()
+        return pos
+
+    @classmethod
+    def from_string(cls, text: str, rules: Rules | None = None) -> Position:
+        return parse_position(text, lambda variant: cls(variant, rules))
+
+    def to_string(self) -> str:
+        return format_position(self)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_string()!r})"
+
+    def put(self, cell: int, seat: int, kind: int) -> None:
+        """Place a piece (set-up only; call `reset_derived` when done)."""
+        self.cells[cell] = seat * 2 + kind
+        self.occ[seat] |= 1 << cell
+        if kind == KNIGHT:
+            self.kn[seat] |= 1 << cell
+
+    def reset_derived(self) -> None:
+        """Recompute the hash and the static ending after a set-up; clears the history."""
+        self.hash = self.compute_hash()
+        self.move_stack = []
+        self._undo = []
+        self._ended = self._static_ending(None)
+        # After the ending: eliminations and automatic passes at set-up change the hash.
+        self._hashes = [self.hash]
+
+    def copy(self) -> Position:
+        new = Position.__new__(Position)
+        new.variant = self.variant
+        new.rules = self.rules
+        new.cells = self.cells[:]
+        new.occ = self.occ[:]
+        new.kn = self.kn[:]
+        new.turn = self.turn
+        new.castle_moves = self.castle_moves[:]
+        new.duty = self.duty[:]
+        new.eliminated = self.eliminated
+        new.quiet = self.quiet
+        new.ply = self.ply
+        new.move_stack = self.move_stack[:]
+        new._undo = self._undo[:]
+        new._hashes = self._hashes[:]
+        new._ended = self._ended
+        new._keys = self._keys
+        new.hash = self.hash
+        return new
+
+    def compute_hash(self) -> int:
+        """The hash from scratch (the incremental one must always equal it)."""
+        k = self._keys
+        h = k.turn[self.turn]
+        for cell in self.variant.board.cells:
+            code = self.cells[cell]
+            if code != EMPTY:
+                h ^= k.piece[cell][code]
+        for seat, used in enumerate(self.castle_moves):
+            h ^= k.castle_moves[seat][used]
+        for cell in self.duty:
+            if cell >= 0:
+                h ^= k.duty[cell]
+        for seat in self.eliminated:
+            h ^= k.eliminated[seat]
+        return h
+
+    # ---- queries ------------------------------------------------------------------
+    def piece_at(self, cell: int) -> tuple[int, str] | None:
+        code = self.cells[cell]
+        if code == EMPTY:
+            return None
+        return code >> 1, ("man", "knight")[code & 1]
+
+    def pieces(self, seat: int) -> list[int]:
+        return cells_of(self.occ[seat])
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves of the seat to move; [] once the game is decided (repetition and
+        quiet-move draws aside, which only `outcome` applies)."""
+        if self._ended is not None:
+            return []
+        return movegen.generate(self)
+
+    def count_legal_moves(self) -> int:
+        if self._ended is not None:
+            return 0
+        return movegen.count_moves(self)
+
+    def must_capture(self) -> bool:
+        return movegen.must_capture(self)
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (this time included)."""
+        h = self.hash
+        return self._hashes.count(h)
+
+    def can_claim_draw(self) -> bool:
+        return self.repetitions() >= 3 or self._quiet_limit_reached()
+
+    def _quiet_limit_reached(self) -> bool:
+        return bool(self.rules.quiet_limit) and self.quiet >= self.rules.quiet_limit
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result if the game is over, with the reason, applying every ending."""
+        if self._ended is not None:
+            return self._ended
+        names = tuple(s.name for s in self.variant.seats)
+        n = self.variant.nseats
+        if n == 2 and self.rules.no_move == "lose" and not movegen.has_move(self, self.turn):
+            mover = 1 - self.turn
+            loser_name = names[self.turn]
+            if self.occ[mover].bit_count() >= self.variant.win_min_pieces:
+                return Outcome(mover, f"{loser_name} has no legal move",
+                               ranking_for(n, mover, (self.turn,)), names)
+            return Outcome(None, f"{loser_name} has no legal move and {names[mover]} has "
+                           "too few pieces to win", ranking_for(n, None, ()), names)
+        if self.rules.repetition == "auto" and self.repetitions() >= 3:
+            return Outcome(None, "third repetition", ranking_for(n, None, self.eliminated),
+                           names)
+        if self._quiet_limit_reached():
+            what = "capture or castle entry" if self.variant.entry_resets_quiet else "capture"
+            return Outcome(None, f"{self.rules.quiet_limit} plies without {what}",
+                           ranking_for(n, None, self.eliminated), names)
+        return None
+
+    # ---- make / unmake ------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        v = self.variant
+        k = self._keys
+        cells = self.cells
+        s = self.turn
+        start, end = move.start, move.end
+        code = cells[start]
+        self._undo.append((
+            s, self.castle_moves[s], self.duty[:], self.eliminated, self.quiet, self.hash,
+            self._ended, [(c, cells[c]) for c in move.captures] if move.capture_bits else None,
+        ))
+        h = self.hash
+        sb, eb = 1 << start, 1 << end
+        cells[start] = EMPTY
+        cells[end] = code
+        h ^= k.piece[start][code] ^ k.piece[end][code]
+        self.occ[s] = (self.occ[s] & ~sb) | eb
+        if code & 1:
+            self.kn[s] = (self.kn[s] & ~sb) | eb
+        target = v.target_bits[s]
+        if move.capture_bits:
+            for c in move.captures:
+                victim = cells[c]
+                cells[c] = EMPTY
+                h ^= k.piece[c][victim]
+                o = victim >> 1
+                self.occ[o] &= ~(1 << c)
+                self.kn[o] &= ~(1 << c)
+                if self.duty[o] == c:
+                    self.duty[o] = -1
+                    h ^= k.duty[c]
+            self.quiet = 0
+        elif (target & eb) and not (target & sb):
+            self.quiet = 0 if v.entry_resets_quiet else self.quiet + 1
+        else:
+            self.quiet += 1
+        if (target & sb) and (target & eb):
+            used = self.castle_moves[s]
+            h ^= k.castle_moves[s][used] ^ k.castle_moves[s][used + 1]
+            self.castle_moves[s] = used + 1
+        # Own-castle exit duty: set by a jump ending there, cleared when the piece leaves.
+        old = self.duty[s]
+        if v.own_bits[s] & eb:
+            new = end
+        elif old == start or (old >= 0 and not self.rules.exit_duty_persists):
+            new = -1
+        else:
+            new = old
+        if new != old:
+            if old >= 0:
+                h ^= k.duty[old]
+            if new >= 0:
+                h ^= k.duty[new]
+            self.duty[s] = new
+        self.hash = h
+        self.move_stack.append(move)
+        self.ply += 1
+        if move.capture_bits or target & eb or self._ended is not None:
+            self._ended = self._static_ending(s)
+        else:
+            # No piece left the board and none entered the target castle, so no ending of
+            # pieces can have come about: only the turn moves on.
+            self._advance_turn(s)
+            self._ended = self._pass_stuck_seats(True) if v.nseats > 2 else None
+        self._hashes.append(self.hash)
+
+    def pop(self) -> Move:
+        move = self.move_stack.pop()
+        s, used, duty, eliminated, quiet, h, ended, captured = self._undo.pop()
+        self._hashes.pop()
+        cells = self.cells
+        code = cells[move.end]
+        cells[move.end] = EMPTY
+        cells[move.start] = code
+        sb, eb = 1 << move.start, 1 << move.end
+        self.occ[s] = (self.occ[s] & ~eb) | sb
+        if code & 1:
+            self.kn[s] = (self.kn[s] & ~eb) | sb
+        if captured:
+            for c, victim in captured:
+                cells[c] = victim
+                o = victim >> 1
+                self.occ[o] |= 1 << c
+                if victim & 1:
+                    self.kn[o] |= 1 << c
+        self.turn = s
+        self.castle_moves[s] = used
+        self.duty = duty
+        self.eliminated = eliminated
+        self.quiet = quiet
+        self.hash = h
+        self._ended = ended
+        self.ply -= 1
+        return move
+
+    def _static_ending(self, mover: int | None) -> Outcome | None:
+        """Endings that need no search of the moves (RULES.md §1 End 1-3, §2 End 1-3).
+        Also passes the turn on (`mover` is the seat that just moved, None after set-up)."""
+        v = self.variant
+        n = v.nseats
+        names = tuple(s.name for s in v.seats)
+        before = len(self.eliminated)
+        eliminated = self._eliminate_empty()
+        # Seats whose last pieces one move took share a rank.
+        together = len(eliminated) - before
+        # After a set-up any seat may already hold its target castle (a parsed string of
+        # a won game must stay won).
+        for s in range(n) if mover is None else (mover,):
+            if (self.occ[s] & v.target_bits[s]).bit_count() >= v.target_pieces:
+                castle = v.castle_text(v.target_castle[s])
+                words = NUMBER_WORDS.get(v.target_pieces, f"{v.target_pieces} pieces")
+                if mover is not None:
+                    self._advance_turn(mover)
+                return Outcome(s, f"{words} in {castle}",
+                               ranking_for(n, s, eliminated, together), names)
+        alive = [s for s in range(n) if s not in eliminated]
+        if mover is not None:
+            self._advance_turn(mover)
+        if len(alive) == 1:
+            last = alive[0]
+            gone = " and ".join(names[s] for s in range(n) if s != last)
+            if self.occ[last].bit_count() >= v.win_min_pieces:
+                return Outcome(last, f"{gone} {'has' if n == 2 else 'have'} no pieces left",
+                               ranking_for(n, last, eliminated, together), names)
+            return Outcome(None, f"{gone} has no pieces left and {names[last]} has too few "
+                           "pieces to win", ranking_for(n, None, ()), names)  # a draw ties all
+        if not alive:
+            return Outcome(None, "no pieces left", ranking_for(n, None, eliminated), names)
+        if v.bare_max_pieces and all(
+            self.occ[s].bit_count() <= v.bare_max_pieces for s in alive
+        ):
+            return Outcome(None, "each side has at most one piece",
+                           ranking_for(n, None, eliminated), names)
+        if n > 2:
+            return self._pass_stuck_seats(mover is not None)
+        return None
+
+    def _pass_stuck_seats(self, undoable: bool) -> Outcome | None:
+        """Three seats: the turn goes to the next seat in play that can move. One that
+        cannot passes (no_move="pass"), or is eliminated (no_move="lose"): its pieces leave
+        the board, so an eliminated seat is still a seat without pieces."""
+        v = self.variant
+        n = v.nseats
+        k = self._keys
+        for _ in range(n):
+            if self.turn not in self.eliminated:
+                if movegen.has_move(self, self.turn):
+                    return None
+                if self.rules.no_move == "lose":
+                    stuck = self.turn
+                    eliminated = self._eliminate_stuck(stuck, undoable)
+                    alive = [s for s in range(n) if s not in eliminated]
+                    if len(alive) == 1:
+                        self._advance_turn(stuck)
+                        names = tuple(s.name for s in v.seats)
+                        return Outcome(alive[0], f"{names[stuck]} has no legal move",
+                                       ranking_for(n, alive[0], eliminated), names)
+            h = self.hash ^ k.turn[self.turn]
+            self.turn = (self.turn + 1) % n
+            self.hash = h ^ k.turn[self.turn]
+        names = tuple(s.name for s in v.seats)
+        return Outcome(None, "no seat can move", ranking_for(n, None, self.eliminated), names)
+
+    def _eliminate_stuck(self, seat: int, undoable: bool) -> tuple[int, ...]:
+        """no_move="lose" with three seats: `seat` cannot move and is out of the game; its
+        pieces leave the board (recorded with the last move's captures, so `pop` puts them
+        back)."""
+        k = self._keys
+        removed = []
+        for c in cells_of(self.occ[seat]):
+            code = self.cells[c]
+            removed.append((c, code))
+            self.cells[c] = EMPTY
+            self.hash ^= k.piece[c][code]
+        self.occ[seat] = self.kn[seat] = 0
+        if self.duty[seat] >= 0:
+            self.hash ^= k.duty[self.duty[seat]]
+            self.duty[seat] = -1
+        self.eliminated += (seat,)
+        self.hash ^= k.eliminated[seat]
+        if undoable:
+            undo = self._undo[-1]
+            self._undo[-1] = undo[:7] + ((undo[7] or []) + removed,)
+        return self.eliminated
+
+    def _eliminate_empty(self) -> tuple[int, ...]:
+        """Seats whose last piece was just captured join the eliminated, in order."""
+        out = self.eliminated
+        for s in range(self.variant.nseats):
+            if not self.occ[s] and s not in out:
+                out = out + (s,)
+                self.hash ^= self._keys.eliminated[s]
+        self.eliminated = out
+        return out
+
+    def _advance_turn(self, mover: int) -> None:
+        n = self.variant.nseats
+        k = self._keys
+        t = (mover + 1) % n
+        for _ in range(n):
+            if t not in self.eliminated:
+                break
+            t = (t + 1) % n
+        self.hash ^= k.turn[self.turn] ^ k.turn[t] if self.turn != t else 0
+        self.turn = t

@@ -1,0 +1,176 @@
+"""The one-line position string (docs/position-format.md).
+
+    <variant> <placement> <turn> <castle-moves> <duties> <eliminated> <quiet> <ply>
+
+Placement lists ranks from the highest down, separated by '/'; within a rank the cells that
+exist, by file; a piece letter per occupied cell (the seat's letter, lower case for a Man,
+upper case for a Knight) and a number for a run of empty cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from canter.engine.rules.board import cells_of
+from canter.engine.rules.variant import KNIGHT, MAN, Variant, get_variant
+
+if TYPE_CHECKING:
+    # Position depends on this module (from_string, to_string), not the other way round.
+    from canter.engine.rules.position import Position
+
+
+class PositionError(ValueError):
+    """A malformed position string; `field` names the part that is wrong."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"bad position string: {field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+FIELDS = ("variant", "placement", "turn", "castle-moves", "duties", "eliminated", "quiet", "ply")
+
+
+def format_position(pos: Position) -> str:
+    v = pos.variant
+    board = v.board
+    rows = []
+    for rank in reversed(board.ranks):
+        row, run = [], 0
+        for cell in board.rank_cells(rank):
+            code = pos.cells[cell]
+            if code < 0:
+                run += 1
+                continue
+            if run:
+                row.append(str(run))
+                run = 0
+            letter = v.seats[code >> 1].letter
+            row.append(letter.upper() if code & 1 else letter)
+        if run:
+            row.append(str(run))
+        rows.append("".join(row))
+    duties = ",".join(v.cell_name(c) for c in pos.duty if c >= 0) or "-"
+    eliminated = ",".join(v.seats[s].letter for s in pos.eliminated) or "-"
+    return " ".join([
+        v.name, "/".join(rows), v.seats[pos.turn].letter,
+        ",".join(str(n) for n in pos.castle_moves), duties, eliminated, str(pos.quiet),
+        str(pos.ply),
+    ])
+
+
+def _whole(text: str) -> bool:
+    """A whole number in its one spelling (no sign, no leading zero)."""
+    return text.isdigit() and (text == "0" or not text.startswith("0"))
+
+
+def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Position:
+    """The position a string describes, built on `new_position(variant)` (an empty board)."""
+    parts = text.split()
+    if not parts:
+        raise PositionError("variant", "the string is empty")
+    try:
+        variant = get_variant(parts[0])
+    except KeyError as exc:
+        raise PositionError("variant", exc.args[0]) from None
+    if len(parts) != len(FIELDS):
+        raise PositionError(
+            "fields", f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(parts)}"
+        )
+    _, placement, turn, castle_moves, duties, eliminated, quiet, ply = parts
+    pos = new_position(variant)
+    board = variant.board
+    letters = {}
+    for i, seat in enumerate(variant.seats):
+        letters[seat.letter] = (i, MAN)
+        letters[seat.letter.upper()] = (i, KNIGHT)
+    ranks = list(reversed(board.ranks))
+    rows = placement.split("/")
+    if len(rows) != len(ranks):
+        raise PositionError("placement", f"{variant.name} has {len(ranks)} ranks separated by "
+                            f"'/', found {len(rows)}")
+    for rank, row in zip(ranks, rows, strict=True):
+        cells = board.rank_cells(rank)
+        i = 0
+        for token in re.findall(r"\d+|\D", row):
+            if token.isdigit():
+                if token.startswith("0"):
+                    # One spelling per position: no zero runs, no leading zeros.
+                    raise PositionError("placement", f"rank {rank}: a run of empty cells "
+                                        f"written '{token}'")
+                i += int(token)
+                continue
+            if token not in letters:
+                raise PositionError("placement", f"rank {rank}: unknown piece letter '{token}'")
+            if i >= len(cells):
+                break
+            seat, kind = letters[token]
+            pos.put(cells[i], seat, kind)
+            i += 1
+        if i != len(cells):
+            raise PositionError("placement", f"rank {rank} has {len(cells)} cells, the string "
+                                f"describes {i}")
+    for seat in range(variant.nseats):
+        for cell in cells_of(pos.occ[seat] & variant.forbidden_bits[seat]):
+            raise PositionError("placement", f"{variant.seats[seat].name} piece on "
+                                f"{variant.cell_name(cell)}, a castle it may never enter")
+    try:
+        pos.turn = variant.seat_index(turn)
+    except KeyError:
+        known = ", ".join(s.letter for s in variant.seats)
+        raise PositionError("turn", f"'{turn}' is not a seat letter ({known})") from None
+    counts = castle_moves.split(",")
+    if len(counts) != variant.nseats or not all(_whole(c) for c in counts):
+        raise PositionError("castle-moves", f"expected {variant.nseats} whole numbers "
+                            f"separated by ',', got '{castle_moves}'")
+    for seat, c in enumerate(counts):
+        if int(c) > variant.castle_move_limit:
+            raise PositionError("castle-moves", f"{variant.seats[seat].name} has used {c} "
+                                f"Castle Moves; the limit is {variant.castle_move_limit}")
+        pos.castle_moves[seat] = int(c)
+    if duties != "-":
+        for name in duties.split(","):
+            try:
+                cell = board.cell(name)
+            except KeyError:
+                raise PositionError("duties", f"unknown cell '{name}'") from None
+            seat = variant.castle_owner.get(cell)
+            if seat is None:
+                raise PositionError("duties", f"{name} is not a castle cell")
+            if pos.piece_at(cell) is None or pos.piece_at(cell)[0] != seat:
+                raise PositionError("duties", f"no {variant.seats[seat].name} piece on {name} "
+                                    "to leave its castle")
+            if pos.duty[seat] >= 0:
+                raise PositionError("duties", f"two exit duties for {variant.seats[seat].name}")
+            pos.duty[seat] = cell
+    out: tuple[int, ...] = ()
+    if eliminated != "-":
+        for letter in eliminated.split(","):
+            try:
+                seat = variant.seat_index(letter)
+            except KeyError:
+                raise PositionError("eliminated", f"'{letter}' is not a seat letter") from None
+            if seat in out:
+                raise PositionError("eliminated", f"seat '{letter}' listed twice")
+            if pos.occ[seat]:
+                raise PositionError("eliminated", f"{variant.seats[seat].name} still has "
+                                    "pieces")
+            out += (seat,)
+    for seat in range(variant.nseats):
+        if not pos.occ[seat] and seat not in out:
+            raise PositionError("eliminated", f"{variant.seats[seat].name} has no pieces but "
+                                "is not listed as eliminated")
+    if pos.turn in out:
+        raise PositionError("turn", "the seat to move is eliminated")
+    pos.eliminated = out
+    for name, value in (("quiet", quiet), ("ply", ply)):
+        if not _whole(value):
+            raise PositionError(name, f"expected a whole number, got '{value}'")
+    if int(quiet) > int(ply):
+        raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} plies played")
+    pos.quiet = int(quiet)
+    pos.ply = int(ply)
+    pos.reset_derived()
+    return pos

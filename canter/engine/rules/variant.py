@@ -1,0 +1,233 @@
+"""Games of the Camelot family as data: board, seats, castles, start, rule parameters.
+
+The move generator and the position read only what is here; adding a game of the family
+means adding a `Variant`, not changing the rules code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+from canter.engine.rules.board import Board, bits_of
+
+MAN, KNIGHT = 0, 1
+KIND_NAMES = ("man", "knight")
+
+NUMBER_WORDS = {1: "a piece", 2: "two pieces", 3: "three pieces", 4: "four pieces"}
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str  # "white"
+    letter: str  # turn letter in position strings; also the Man letter; Knight = upper case
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rulings that a tournament may set otherwise (RULES.md marks them "(option)")."""
+
+    repetition: str = "auto"  # "auto": third repetition ends the game; "claim"; "off"
+    quiet_limit: int = 100  # plies without capture (or castle entry, see Variant); 0 = off
+    exit_duty_persists: bool = True  # own-castle exit duty outlives a turn with no move
+    # A seat that cannot move: "lose" (Camelot) or "pass" (Tri-Camelot). With three seats,
+    # "lose" eliminates that seat and takes its pieces off the board; the last seat left wins.
+    no_move: str = "lose"
+
+    CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass")}
+
+    @classmethod
+    def for_variant(cls, variant: Variant) -> Rules:
+        return variant.default_rules
+
+    def with_option(self, name: str, value: object) -> Rules:
+        """A copy with one option changed; ValueError naming the problem otherwise."""
+        known = {f.name: f for f in fields(self)}
+        if name not in known:
+            raise ValueError(f"unknown rules option '{name}'")
+        current = getattr(self, name)
+        if isinstance(current, bool):
+            if isinstance(value, str):
+                if value.lower() not in ("true", "false"):
+                    raise ValueError(f"{name} must be true or false, not '{value}'")
+                value = value.lower() == "true"
+        elif isinstance(current, int):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{name} must be a whole number, not '{value}'") from None
+            if value < 0:
+                raise ValueError(f"{name} must not be negative")
+        else:
+            value = str(value).lower()
+            if value not in self.CHOICES[name]:
+                allowed = ", ".join(self.CHOICES[name])
+                raise ValueError(f"{name} must be one of {allowed}, not '{value}'")
+        return replace(self, **{name: value})
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    name: str
+    board: Board
+    seats: tuple[Seat, ...]
+    own_castle: tuple[frozenset[int], ...]  # per seat
+    target_castle: tuple[frozenset[int], ...]  # per seat: entering it counts towards a win
+    forbidden_castle: tuple[frozenset[int], ...]  # per seat: never entered
+    start: dict[int, tuple[int, int]]  # cell -> (seat, kind)
+    target_pieces: int  # pieces needed in the target castle to win
+    castle_move_limit: int  # Castle Moves per seat per game
+    win_min_pieces: int  # last seat with pieces wins only with at least this many
+    bare_max_pieces: int  # every seat down to at most this many pieces: draw (0 = never)
+    entry_resets_quiet: bool  # does a castle entry reset the quiet-move counter
+    default_rules: Rules = field(default_factory=Rules)
+
+    def __post_init__(self) -> None:
+        masks = {
+            "own_bits": tuple(bits_of(c) for c in self.own_castle),
+            "target_bits": tuple(bits_of(c) for c in self.target_castle),
+            "forbidden_bits": tuple(bits_of(c) for c in self.forbidden_castle),
+        }
+        for k, v in masks.items():
+            object.__setattr__(self, k, v)
+        owner = {}
+        for seat, cells in enumerate(self.own_castle):
+            for c in cells:
+                owner[c] = seat
+        object.__setattr__(self, "castle_owner", owner)
+
+    # Convenience wrappers over the board, so callers rarely need `variant.board`.
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.board.cells
+
+    def cell(self, name: str) -> int:
+        return self.board.cell(name)
+
+    def cell_name(self, cell: int) -> str:
+        return self.board.names[cell]
+
+    def file_rank(self, cell: int) -> tuple[int, int]:
+        return self.board.coords[cell]
+
+    @property
+    def nseats(self) -> int:
+        return len(self.seats)
+
+    def seat_index(self, name_or_letter: str) -> int:
+        key = name_or_letter.lower()
+        for i, seat in enumerate(self.seats):
+            if key in (seat.name, seat.letter):
+                return i
+        raise KeyError(name_or_letter)
+
+    def castle_text(self, cells: frozenset[int]) -> str:
+        seat = self.castle_owner[next(iter(cells))]
+        return f"the {self.seats[seat].name} castle"
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r})"
+
+
+KING_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
+HEX_DIRECTIONS = ((0, 2), (0, -2), (1, 1), (-1, -1), (1, -1), (-1, 1))
+
+
+def _camelot() -> Variant:
+    files = "ABCDEFGHIJKL"
+    spans = {1: "FG", 16: "FG", 2: "CJ", 15: "CJ", 3: "BK", 14: "BK"}
+    coords = []
+    for r in range(1, 17):
+        if r in (1, 16):
+            coords += [(files.index("F"), r), (files.index("G"), r)]
+            continue
+        lo, hi = spans.get(r, "AL")
+        coords += [(f, r) for f in range(files.index(lo), files.index(hi) + 1)]
+    board = Board(files, coords, KING_DIRECTIONS)
+    c = board.cell
+    white_castle = frozenset({c("F1"), c("G1")})
+    black_castle = frozenset({c("F16"), c("G16")})
+    start: dict[int, tuple[int, int]] = {}
+    for seat, knights, men in (
+        (0, "C6 D7 I7 J6", "D6 E6 F6 G6 H6 I6 E7 F7 G7 H7"),
+        (1, "C11 D10 I10 J11", "D11 E11 F11 G11 H11 I11 E10 F10 G10 H10"),
+    ):
+        for name in knights.split():
+            start[c(name)] = (seat, KNIGHT)
+        for name in men.split():
+            start[c(name)] = (seat, MAN)
+    return Variant(
+        name="camelot",
+        board=board,
+        seats=(Seat("white", "w"), Seat("black", "b")),
+        own_castle=(white_castle, black_castle),
+        target_castle=(black_castle, white_castle),
+        forbidden_castle=(frozenset(), frozenset()),
+        start=start,
+        target_pieces=2,
+        castle_move_limit=2,
+        win_min_pieces=2,
+        bare_max_pieces=1,
+        entry_resets_quiet=True,
+        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
+    )
+
+
+def _tri_camelot() -> Variant:
+    files = "ABCDEFGHIJK"
+    ranks_by_file = {
+        "A": (12, 14, 16),
+        "B": range(9, 18, 2),
+        "C": range(6, 19, 2),
+        "D": range(3, 18, 2),
+        "E": range(2, 19, 2),
+        "F": range(1, 18, 2),
+        "G": range(2, 19, 2),
+        "H": range(3, 18, 2),
+        "I": range(6, 19, 2),
+        "J": range(9, 18, 2),
+        "K": (12, 14, 16),
+    }
+    coords = [(files.index(f), r) for f, rs in ranks_by_file.items() for r in rs]
+    board = Board(files, coords, HEX_DIRECTIONS)
+    c = board.cell
+    castles = [frozenset({c("F1")}), frozenset({c("A16")}), frozenset({c("K16")})]
+    start: dict[int, tuple[int, int]] = {}
+    for seat, knights, men in (
+        (0, "E4 F5 G4", "D5 H5 E6 G6 F7"),
+        (1, "B13 C14 C16", "B11 C12 D13 D15 D17"),
+        (2, "J13 I14 I16", "J11 I12 H13 H15 H17"),
+    ):
+        for name in knights.split():
+            start[c(name)] = (seat, KNIGHT)
+        for name in men.split():
+            start[c(name)] = (seat, MAN)
+    # Left = next seat in turn order (the target); right = previous seat (forbidden).
+    return Variant(
+        name="tri-camelot",
+        board=board,
+        seats=(Seat("blue", "b"), Seat("red", "r"), Seat("green", "g")),
+        own_castle=tuple(castles),
+        target_castle=tuple(castles[(i + 1) % 3] for i in range(3)),
+        forbidden_castle=tuple(castles[(i - 1) % 3] for i in range(3)),
+        start=start,
+        target_pieces=1,
+        castle_move_limit=0,
+        win_min_pieces=1,
+        bare_max_pieces=0,
+        entry_resets_quiet=False,
+        default_rules=Rules(repetition="auto", quiet_limit=150, no_move="pass"),
+    )
+
+
+_VARIANTS = {"camelot": _camelot, "tri-camelot": _tri_camelot}
+_CACHE: dict[str, Variant] = {}
+VARIANT_NAMES = tuple(_VARIANTS)
+
+
+def get_variant(name: str) -> Variant:
+    key = name.strip().lower()
+    if key not in _VARIANTS:
+        raise KeyError(f"unknown variant '{name}' (known: {', '.join(VARIANT_NAMES)})")
+    if key not in _CACHE:
+        _CACHE[key] = _VARIANTS[key]()
+    return _CACHE[key]

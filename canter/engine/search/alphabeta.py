@@ -1,0 +1,640 @@
+"""The search: iterative deepening alpha-beta over the rules library's positions.
+
+Two seats: negamax alpha-beta (principal variation search is a switch, off: it showed no
+gain in 800 games, docs/search.md). Three seats: the same code as
+*paranoid* search — the root seat against a coalition of the others; a value is always
+from the point of view of the side to move's team, and is negated only when the team to move
+changes — or *Best-Reply Search* (`brs.py`). Shared: a transposition table keyed by the
+position hash, move ordering (castle entries, captures by material, killers, history; the
+table move first is a switch, off, and orders the root and quiescence only), a quiescence
+search over compulsory captures (no stand-pat while a capture is compulsory), a
+single-reply extension, exact won/lost/drawn scores. No null move: passing
+is not a legal move, and with compulsory captures it would be unsound.
+
+Determinism: under depth and node limits nothing depends on the clock; node limits are
+checked at every node.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+from canter.engine.rules import movegen
+from canter.engine.rules.position import Position
+from canter.engine.search.brs import BestReply
+from canter.engine.search.common import (
+    BRS_PLUS_SALT,
+    BRS_SALT,
+    INF,
+    NO_CUTOFF,
+    OPPK_SALT,
+    READ_SALT,
+    ROOT_SALT,
+    WIN,
+    WIN_BOUND,
+    first_item,
+    likeliest,
+    order_key,
+)
+from canter.engine.search.evaluate import Evaluator, weights_for
+from canter.engine.search.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.engine.search.opponents import predictable_seats
+from canter.engine.search.timeman import budgets
+from canter.engine.search.tt import TranspositionTable, bound_of, relative
+
+MAX_PLY = 96
+MAX_DEPTH = 60
+POLL_EVERY = 64  # nodes between looks at the clock and the stop flag
+QDEPTH = 6  # capture plies the quiescence search follows before trusting the static score
+# Three seats: quiet plies of the root seat searched at a leaf where an opponent can enter a
+# castle next move (docs/search.md, "reading the opponents").
+THREAT_PLIES = 2
+
+
+class Aborted(Exception):
+    """Raised inside the tree when the search must stop now."""
+
+
+def win_in(score: int, nseats: int) -> int | None:
+    """+N: the root seat wins in N own moves; -N: loses in N; None if not a decided score."""
+    if abs(score) < WIN_BOUND:
+        return None
+    plies = WIN - abs(score)
+    n = max(1, (plies + nseats - 1) // nseats)
+    return n if score > 0 else -n
+
+
+class RootLine:
+    __slots__ = ("move", "score", "pv", "exact", "order")
+
+    def __init__(self, move, order: int) -> None:
+        self.move = move
+        self.score = -INF
+        self.pv = [move]
+        self.exact = False
+        self.order = order
+
+
+class Search:
+    """One searcher's memory (table, history) and the running search's state."""
+
+    def __init__(self, tt: TranspositionTable) -> None:
+        self.tt = tt
+        self.evaluators: dict[str, Evaluator] = {}
+        self.history: dict = {}
+        self.nodes = 0
+        self.options: dict = {}  # feature switches for ablation matches (bench/selfplay.py)
+
+    def clear(self) -> None:
+        self.tt.clear()
+        self.history = {}
+
+    def evaluator(self, pos: Position) -> Evaluator:
+        ev = self.evaluators.get(pos.variant.name)
+        if ev is None:
+            weights = weights_for(pos.variant)
+            # Ablations (bench/selfplay.py --off w_hanging=0): weights overridden by name.
+            changes = {k[2:]: v for k, v in self.options.items() if k.startswith("w_")}
+            if changes:
+                weights = replace(weights, **changes)
+            ev = self.evaluators[pos.variant.name] = Evaluator(pos.variant, weights)
+        return ev
+
+    # ---- the stop decision ---------------------------------------------------------
+    def _poll(self) -> None:
+        self.next_poll = self.nodes + POLL_EVERY
+        stop = self.stop
+        if stop.is_set():
+            raise Aborted
+        if self.timed:
+            now = time.monotonic()
+            if stop.pondering:
+                return
+            if self.pondering_started:
+                # Ponderhit: the clock for this move starts now.
+                self.pondering_started = False
+                self.t0 = now
+            if stop.deadline is not None and now >= stop.deadline:
+                raise Aborted
+            if self.hard is not None and now - self.t0 >= self.hard:
+                raise Aborted
+
+    def _count_node(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise Aborted
+        if self.nodes >= self.next_poll:
+            self._poll()
+
+    # ---- scores --------------------------------------------------------------------
+    def _sign(self, seat: int) -> int:
+        """+1 if `seat` plays for the root's side, else -1."""
+        if self.nseats == 2:
+            return 1 if seat == self.root else -1
+        return 1 if seat == self.root else -1
+
+    def _terminal(self, pos: Position, ply: int) -> int | None:
+        """The exact value (for the side to move's team) of a decided position, or None."""
+        ended = pos._ended
+        if ended is not None:
+            if ended.winner is None:
+                return 0
+            value = WIN - ply if ended.winner == self.root else -(WIN - ply)
+            return value * self._sign(pos.turn)
+        if self.nseats > 2 and self.root in pos.eliminated:
+            return -(WIN - ply) * self._sign(pos.turn)
+        return None
+
+    def _no_move_value(self, pos: Position, ply: int) -> int:
+        """The side to move has no legal move (RULES.md §1 End 4)."""
+        other = 1 - pos.turn if self.nseats == 2 else None
+        if other is not None and pos.occ[other].bit_count() >= pos.variant.win_min_pieces:
+            return -(WIN - ply)
+        return 0 if other is not None else -(WIN - ply)
+
+    def _static(self, pos: Position) -> int:
+        if self.nseats == 2:
+            return self.ev.relative(pos, pos.turn)
+        return self.ev.relative(pos, self.root) * self._sign(pos.turn)
+
+    def _wins_now(self, pos: Position) -> bool:
+        """Can the side to move (not bound to capture) enter the target castle and win with
+        a plain step? Called at a quiet leaf, so a win-in-one is not scored as quiet."""
+        seat = pos.turn
+        if pos.duty[seat] >= 0:
+            return False
+        v = pos.variant
+        if self.three and self.ev.reach is not None and self.ev.w.threat1:
+            # Canter chains too: a cheap bit-set estimate, confirmed by the move generator.
+            allocc = 0
+            for bits in pos.occ:
+                allocc |= bits
+            if self.ev.reach.moves_to_target(pos.occ, seat, allocc) != 1:
+                return False
+            target = v.target_bits[seat]
+            return any(target >> m.end & 1 for m in movegen.generate(pos))
+        target = v.target_bits[seat]
+        own = pos.occ[seat]
+        if v.target_pieces - (own & target).bit_count() != 1:
+            return False
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        free = target & ~allocc
+        active = own & ~target
+        for o in v.board.up_shifts:
+            if (active << o) & free or (active >> o) & free:
+                return True
+        return False
+
+    def _threatened(self, pos: Position) -> bool:
+        """Three seats: can an opponent of the root enter its target castle in one move
+        (bit-set estimate, threats.py)?"""
+        reach = self.ev.reach
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        for s in range(self.nseats):
+            if s != self.root and pos.occ[s] and s not in pos.eliminated:
+                if reach.moves_to_target(pos.occ, s, allocc, pos.kn) == 1:
+                    return True
+        return False
+
+    def _quiet_replies(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        pos = self.pos
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._static(pos)
+        return self._q_children(moves, alpha, beta, ply, qply)[0]
+
+    def _q_children(self, moves: list, alpha: int, beta: int, ply: int,
+                    qply: int) -> tuple[int, object]:
+        """Best score and move over `moves` one quiescence ply deeper."""
+        pos = self.pos
+        sign = self._sign(pos.turn)
+        best = -INF
+        best_move = None
+        for m in moves:
+            pos.push(m)
+            if self._sign(pos.turn) != sign:
+                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+            else:
+                score = self.qsearch(alpha, beta, ply + 1, qply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best, best_move
+
+    # ---- move ordering -------------------------------------------------------------
+    def _order(self, pos: Position, moves: list, tt_move, ply: int) -> list:
+        if len(moves) < 2:
+            return moves
+        seat = pos.turn
+        target = pos.variant.target_bits[seat]
+        kn = 0
+        for bits in pos.kn:
+            kn |= bits
+        k1, k2 = self.killers[ply]
+        hist = self.history
+        keyed = [(order_key(m, seat, target, kn, tt_move, k1, k2, hist), m) for m in moves]
+        keyed.sort(key=first_item, reverse=True)
+        return [m for _, m in keyed]
+
+    def likely(self, pos: Position, seat: int, moves: list) -> list:
+        """Three seats: the moves of `seat` the search tries: all of the root seat's; an
+        opponent's `oppk` likeliest (all of them if `oppk` is 0), or only its likeliest
+        once it reads as predictable (opponents.py)."""
+        k = self.seat_k[seat]
+        if not k or len(moves) <= k:
+            return moves
+        return likeliest(moves, k, pos.variant.target_bits[seat], self.ev.target_dist[seat])
+
+    def _reward(self, seat: int, m, depth: int, ply: int) -> None:
+        """A quiet move of `seat` caused a cut-off: remember it as a killer and in the
+        history."""
+        key = m._key
+        ks = self.killers[ply]
+        if ks[0] != key and self.use_killers:
+            ks[1] = ks[0]
+            ks[0] = key
+        if self.use_history:
+            hk = (seat, m.start, m.end)
+            self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
+
+    # ---- the tree ------------------------------------------------------------------
+    def _child(self, flip: bool, depth: int, alpha: int, beta: int, ply: int,
+               pv: bool) -> int:
+        """The value of the position just reached, for the team that moved into it."""
+        if flip:
+            return -self.negamax(depth, -beta, -alpha, ply, pv)
+        return self.negamax(depth, alpha, beta, ply, pv)
+
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> int:
+        pos = self.pos
+        self._count_node()
+        pv_table = self.pv
+        pv_table[ply] = []
+        if ply > self.seldepth:
+            self.seldepth = ply
+        value = self._terminal(pos, ply)
+        if value is not None:
+            return value
+        h = pos.hash
+        if ply and self.rep_on and self.rep.get(h, 0) > 1:
+            return 0  # the position came back: a repetition draw is available
+        if self.quiet_limit and pos.quiet >= self.quiet_limit:
+            return 0
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self.qsearch(alpha, beta, ply)
+        key = h ^ self.salt
+        # A PV node never takes a table cutoff (the PV has to be searched to be reported).
+        s, tt_move = self.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
+                                    WIN_BOUND)
+        if s is not None:
+            return s
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._no_move_value(pos, ply)
+        if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
+            depth += 1  # single-reply extension: forced moves cost no depth
+        if self.three:
+            moves = self.likely(pos, pos.turn, moves)
+        moves = self._order(pos, moves, tt_move if self.use_tt_move else None, ply)
+        turn = pos.turn
+        sign = self._sign(turn)
+        rep = self.rep
+        alpha0 = alpha
+        best = -INF
+        best_move = None
+        first = True
+        # Late move reductions (switch `lmr`): quiet moves late in the order, at depth >= 3,
+        # are first searched one ply shallower; a move that beats alpha is searched again.
+        lmr_from = 3 if self.lmr and depth >= 3 and not moves[0].capture_bits else 1 << 30
+        target = pos.variant.target_bits[turn]
+        killers = self.killers[ply]
+        index = 0
+        for m in moves:
+            pos.push(m)
+            hc = pos.hash
+            rep[hc] = rep.get(hc, 0) + 1
+            flip = self._sign(pos.turn) != sign
+            if first:
+                score = self._child(flip, depth - 1, alpha, beta, ply + 1, pv_node)
+            else:
+                reduce = (index >= lmr_from and not m.capture_bits
+                          and not target >> m.end & 1 and m._key not in killers)
+                # PVS: a null window first (switch `pvs` off: the full window at once).
+                window = alpha + 1 if self.pvs else beta
+                score = self._child(flip, depth - 1 - reduce, alpha, window, ply + 1, False)
+                if reduce and score > alpha:
+                    score = self._child(flip, depth - 1, alpha, window, ply + 1, False)
+                if window < beta and alpha < score < beta:
+                    score = self._child(flip, depth - 1, alpha, beta, ply + 1, True)
+            rep[hc] -= 1
+            index += 1
+            pos.pop()
+            first = False
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if pv_node:
+                        pv_table[ply] = [m] + pv_table[ply + 1]
+                    if score >= beta:
+                        if not m.capture_bits:
+                            self._reward(pos.turn, m, depth, ply)
+                        break
+        self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
+                      best_move._key if best_move else None)
+        return best
+
+    def qsearch(self, alpha: int, beta: int, ply: int, qply: int = 0) -> int:
+        """Compulsory captures only; with no capture compulsory the position is quiet.
+        Past `self.qdepth` capture plies the static score stands in even under compulsion
+        (long exchanges would otherwise multiply the tree)."""
+        pos = self.pos
+        self._count_node()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        value = self._terminal(pos, ply)
+        if value is not None:
+            return value
+        if not movegen.must_capture(pos):
+            if self._wins_now(pos):
+                return WIN - ply - 1
+            if not (self.threat_ext and qply < self.threat_ext and pos.turn == self.root
+                    and self._threatened(pos)):
+                return self._static(pos)
+            # An opponent enters a castle next move unless the root seat stops it: its
+            # moves are searched (no stand-pat), and the threat checked at the next leaf.
+            return self._quiet_replies(alpha, beta, ply, qply)
+        if qply >= self.qdepth or ply >= MAX_PLY - 1:
+            return self._static(pos)
+        key = pos.hash ^ self.salt
+        s, tt_move = self.tt.lookup(key, 0, alpha, beta, ply, WIN_BOUND)
+        if s is not None:
+            return s
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._no_move_value(pos, ply)
+        if self.three and self.q_likely:
+            moves = self.likely(pos, pos.turn, moves)
+        if len(moves) > 1:
+            moves = self._order(pos, moves, tt_move, ply)
+        best, best_move = self._q_children(moves, alpha, beta, ply, qply)
+        self.tt.store_quiet(key, bound_of(best, alpha, beta), relative(best, WIN_BOUND, ply),
+                            best_move._key)
+        return best
+
+    # ---- the root ------------------------------------------------------------------
+    def _root_child(self, line: RootLine, depth: int, alpha: int, beta: int) -> int:
+        pos = self.pos
+        pos.push(line.move)
+        hc = pos.hash
+        self.rep[hc] = self.rep.get(hc, 0) + 1
+        try:
+            if self._sign(pos.turn) != 1:
+                return -self.negamax(depth - 1, -beta, -alpha, 1, True)
+            return self.negamax(depth - 1, alpha, beta, 1, True)
+        finally:
+            self.rep[hc] -= 1
+            pos.pop()
+
+    def _iterate(self, lines: list[RootLine], depth: int, k: int) -> None:
+        """One iteration over the root moves; the first `k` get exact scores (MultiPV)."""
+        for line in lines:
+            line.exact = False
+        done: list[RootLine] = []
+        for i, line in enumerate(lines):
+            if len(done) < k:
+                floor = -INF
+            else:
+                floor = sorted((d.score for d in done), reverse=True)[k - 1]
+            self.currmove = line.move
+            if i < k:
+                score = self.child(line, depth, -INF, INF)
+                exact = True
+            else:
+                score = self.child(line, depth, floor, floor + 1)
+                exact = False
+                if score > floor:
+                    score = self.child(line, depth, floor, INF)
+                    exact = True
+            line.score = score
+            line.exact = exact
+            if exact:
+                line.pv = [line.move] + self.pv[1]
+            done.append(line)
+
+    def run(self, pos: Position, limits: Limits, on_info, stop: StopFlag, *, multipv: int = 1,
+            algorithm: str = "paranoid", skill: int = 20,
+            opponent_moves: int = 0, read_opponents: bool = False) -> SearchResult:
+        self.t0 = time.monotonic()
+        self.stop = stop
+        self.root_pos = pos
+        self.pos = pos = pos.copy()  # the searcher pushes and pops on its own copy
+        self.ev = self.evaluator(pos)
+        self.nseats = pos.variant.nseats
+        self.three = self.nseats > 2
+        self.root = pos.turn
+        self.nodes = 0
+        self.seldepth = 0
+        self.next_poll = POLL_EVERY
+        self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        soft, self.hard = budgets(limits, pos.turn)
+        self.soft = soft
+        self.timed = True  # stop flag and deadline are always honoured; budgets may be None
+        self.pondering_started = stop.pondering
+        self.rep_on = pos.rules.repetition != "off"
+        self.quiet_limit = pos.rules.quiet_limit
+        self.rep = {}
+        for h in pos._hashes:
+            self.rep[h] = self.rep.get(h, 0) + 1
+        self.pv = [[] for _ in range(MAX_PLY + 1)]
+        self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self.depth_now = 1
+        self.qdepth = self.options.get("qdepth", QDEPTH)
+        # Three seats: each opponent's likeliest moves only (0 = all of them).
+        self.oppk = self.options.get("oppk", opponent_moves) if self.three else 0
+        self.seat_k = [self.oppk] * self.nseats
+        if self.three:
+            self.seat_k[self.root] = 0
+            if read_opponents and self.options.get("read", 1):
+                readable = predictable_seats(pos, self.ev.target_dist)
+                for s in range(self.nseats):
+                    if s != self.root and readable[s]:
+                        self.seat_k[s] = 1
+        self.q_likely = bool(self.options.get("qlikely", 1))
+        self.extend = bool(self.options.get("extend", 1))
+        self.lmr = bool(self.options.get("lmr", 0))
+        # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1); PVS and the
+        # table move are off in play.
+        self.use_killers = bool(self.options.get("killers", 1))
+        self.use_history = bool(self.options.get("history", 1))
+        # The table move first: off (51.4 % over 800 games, and 4-8 % more nodes to a
+        # fixed depth than killers and history alone); the root and quiescence use it.
+        self.use_tt_move = bool(self.options.get("ttmove", 0))
+        self.pvs = bool(self.options.get("pvs", 0))  # off: 49.5 % over 800 games
+        # Three seats: quiet plies of the root seat searched at a leaf where an opponent
+        # threatens a castle entry (0 = off).
+        self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
+        self.tt.new_search()
+        brs = self.three and algorithm in ("brs", "brs+")
+        # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
+        self.cycle = 2 if brs else self.nseats
+        self.salt = ROOT_SALT[self.root] ^ OPPK_SALT[min(self.oppk, 64)] if self.three else 0
+        for s, k in enumerate(self.seat_k):
+            if s != self.root and k != self.oppk:
+                self.salt ^= READ_SALT[s]
+        if brs:
+            self.brs = BestReply(self, plus=algorithm == "brs+")
+            self.salt ^= BRS_SALT if algorithm == "brs" else BRS_PLUS_SALT
+            self.child = self.brs.root_child
+        else:
+            self.child = self._root_child
+
+        moves = pos.legal_moves() if pos.outcome() is None else []
+        if limits.searchmoves:
+            moves = [m for m in moves if m in limits.searchmoves] or moves
+        if not moves:
+            return SearchResult(None)
+        weak = skill < 20
+        k = min(max(multipv, 4 if weak else 1), len(moves))
+        max_depth = MAX_DEPTH
+        if limits.depth:
+            max_depth = min(max_depth, limits.depth)
+        if limits.mate:
+            max_depth = min(max_depth, self.cycle * limits.mate + 1)
+        if weak:
+            max_depth = min(max_depth, 1 + skill // 3)
+        open_ended = limits.infinite or stop.pondering
+        moves = self._order(pos, moves, self._tt_move(pos), 0)
+        lines = [RootLine(m, i) for i, m in enumerate(moves)]
+        best_lines = lines[:k]
+        last_info = None
+        if len(moves) == 1 and not open_ended:
+            # One legal move: play it at once. Its score is exact if it decides the game
+            # (a win is mate 1, a draw 0); otherwise the static score of the root.
+            score_cp, score_win = self._static(pos), None
+            pos.push(moves[0])
+            ended = pos.outcome()
+            pos.pop()
+            if ended is not None:
+                value = 0 if ended.winner is None else \
+                    WIN - 1 if ended.winner == self.root else -(WIN - 1)
+                score_win = win_in(value, self.cycle)
+                score_cp = None if score_win is not None else value
+            info = SearchInfo(depth=1, seldepth=1, score_cp=score_cp, score_win=score_win,
+                              nodes=1, time=time.monotonic() - self.t0, pv=[moves[0]],
+                              multipv=None)
+            on_info(info)
+            return SearchResult(moves[0], None, info)
+        root_static = self._static(pos)
+        completed = 0
+        for depth in range(1, max_depth + 1):
+            self.depth_now = depth
+            try:
+                self._iterate(lines, depth, k)
+            except Aborted:
+                # Keep what the unfinished iteration proved: the previous best move was
+                # searched exactly at this depth, and any move that beat it too.
+                if lines[0].exact and completed:
+                    done = sorted((x for x in lines if x.exact),
+                                  key=lambda x: (-x.score, x.order))
+                    if done[0] is not lines[0] and k == 1:
+                        best_lines = [_snapshot(done[0])]
+                break
+            lines.sort(key=lambda x: (not x.exact, -x.score, x.order))
+            best_lines = [_snapshot(x) for x in lines[:k]]
+            completed = depth
+            last_info = self._report(best_lines, depth, on_info, multipv if not weak else 1)
+            # Re-read the flag: a ponder search becomes a timed one at ponderhit.
+            if not (limits.infinite or stop.pondering) and self._enough(best_lines[0], depth,
+                                                                         limits):
+                break
+        best = self._choose(best_lines, skill, pos)
+        if not best.exact:
+            # Stopped before any root move was searched: no score was proved, so report
+            # the static one (never a made-up win or loss).
+            best.score = root_static
+        if last_info is None or best.move != last_info.pv[0]:
+            last_info = self._report([best], max(completed, 1), on_info, 1)
+        pv = last_info.pv
+        ponder = pv[1] if len(pv) > 1 and pv[0] == best.move else None
+        return SearchResult(best.move, ponder, last_info)
+
+    def _tt_move(self, pos: Position):
+        entry = self.tt.probe(pos.hash ^ self.salt)
+        return entry[4] if entry else None
+
+    def _enough(self, line: RootLine, depth: int, limits: Limits) -> bool:
+        """Stop iterating? (Clock checks never apply under depth or node limits alone.)"""
+        n = win_in(line.score, self.cycle)
+        if n is not None:
+            if limits.mate and 0 < n <= limits.mate:
+                return True
+            if depth >= self.cycle * abs(n) + 2 and not limits.depth and not limits.nodes:
+                return True
+        if self.soft is not None and not self.stop.pondering:
+            if time.monotonic() - self.t0 >= 0.5 * self.soft:
+                return True
+        return False
+
+    def _choose(self, lines: list[RootLine], skill: int, pos: Position) -> RootLine:
+        if skill >= 20 or len(lines) == 1:
+            return lines[0]
+        # Weakening: a deterministic random bonus (seeded by the position) of up to
+        # 12 points per missing skill level, so weaker levels prefer worse moves more often.
+        rng = random.Random(pos.hash ^ (skill * 0x9E3779B97F4A7C15))
+        spread = (20 - skill) * 12
+        top = lines[0].score
+        best, best_val = lines[0], -INF
+        for line in lines:
+            if not line.exact or line.score < top - 4 * spread:
+                continue
+            val = line.score + rng.randint(0, spread)
+            if val > best_val:
+                best, best_val = line, val
+        return best
+
+    def _report(self, lines, depth, on_info, multipv):
+        elapsed = time.monotonic() - self.t0
+        first = None
+        for i, line in enumerate(lines[:multipv]):
+            w = win_in(line.score, self.cycle)
+            info = SearchInfo(
+                depth=depth, seldepth=max(self.seldepth, depth),
+                score_cp=None if w is not None else line.score, score_win=w,
+                nodes=self.nodes, time=elapsed, hashfull=self.tt.hashfull(),
+                pv=_legal_prefix(self.root_pos, line.pv) or [line.move],
+                multipv=i + 1 if multipv > 1 else None)
+            on_info(info)
+            first = first or info
+        return first
+
+
+def _snapshot(line: RootLine) -> RootLine:
+    copy = RootLine(line.move, line.order)
+    copy.score, copy.pv, copy.exact = line.score, list(line.pv), line.exact
+    return copy
+
+
+def _legal_prefix(pos: Position, pv: list) -> list:
+    """The longest start of `pv` that is a legal sequence in the real turn order (the
+    table may cut a line short, and Best-Reply lines skip turns)."""
+    work = pos.copy()
+    out = []
+    for m in pv:
+        if work.outcome() is not None or m not in work.legal_moves():
+            break
+        work.push(m)
+        out.append(m)
+    return out

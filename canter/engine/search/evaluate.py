@@ -1,0 +1,246 @@
+"""Static evaluation: how good a quiet position is for each seat, in centipawn-like units
+(a Man is 100). The searcher asks for the score of one seat against the others.
+
+Terms, per seat: material (Men, Knights); the race to the target castle (every piece's
+distance, and a larger bonus for the fastest pieces, as many as a win needs); castle defence
+(own pieces guarding the approach while enemy pieces are near); cohesion (pieces with a
+friendly neighbour are harder to jump); for the seat to move, pieces that can be jumped next
+turn. Endgame knowledge: a side reduced to two pieces wins only by a castle entry with both
+or by taking the last enemy piece, so its material edge counts for little.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from canter.engine.rules.position import Position
+from canter.engine.rules.variant import Variant
+from canter.engine.search.threats import Reach
+
+
+@dataclass(frozen=True)
+class Weights:
+    man: int = 100
+    knight: int = 160
+    advance: int = 3  # per step nearer the target castle, every piece
+    race: tuple[int, ...] = (160, 90, 45, 25, 12, 6)  # fastest pieces, by distance
+    defence: int = 14  # per guard (at most two) when an enemy piece is near the own castle
+    cohesion: int = 3  # per piece with a friendly neighbour
+    # Per cent of the most valuable piece that can be jumped next turn. Off: with 40 and
+    # with 15 the searcher lost 39-61 to the build without it (docs/search.md).
+    hanging: int = 0
+    tempo: int = 8
+    race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
+    versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
+    # Three seats: a seat that can enter its target castle in 1 (2) moves counting canter
+    # chains (threats.py). Any opponent's entry ends the game for us, so the opponents'
+    # term is the largest of theirs, not the mean.
+    threat1: int = 0
+    threat2: int = 0
+
+
+TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def weights_for(variant: Variant) -> Weights:
+    return TRI_WEIGHTS if variant.nseats > 2 else DEFAULT_WEIGHTS
+
+
+def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
+    """Steps from every cell to the nearest cell of `sources` (ignoring pieces)."""
+    board = variant.board
+    far = 99
+    dist = [far] * board.size
+    frontier = list(sources)
+    for c in frontier:
+        dist[c] = 0
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for n in board.neighbours[c]:
+                if dist[n] == far:
+                    dist[n] = dist[c] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+class Evaluator:
+    """Tables for one variant and one set of weights."""
+
+    def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
+        weights = weights or weights_for(variant)
+        self.variant = variant
+        self.w = weights
+        n = variant.nseats
+        board = variant.board
+        self.mask = board.mask
+        self.up = board.up_shifts
+        self.down = board.down_shifts
+        self.need = variant.target_pieces
+        self.target_dist = [_distances(variant, variant.target_castle[s]) for s in range(n)]
+        self.own_dist = [_distances(variant, variant.own_castle[s]) for s in range(n)]
+        far = max(d for d in self.target_dist[0] if d < 99)
+        self.far = far
+        self.rings = []
+        for s in range(n):
+            dist = self.target_dist[s]
+            rings = []
+            for d in range(far + 1):
+                ring = 0
+                for c in variant.cells:
+                    if dist[c] == d:
+                        ring |= 1 << c
+                rings.append((ring, (far - d) * weights.advance))
+            self.rings.append(rings)
+        race = list(weights.race) + [0] * (far + 2 - len(weights.race))
+        self.race = race
+        # Cells near each castle: guards within 2 steps, threats within 4.
+        self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
+        self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
+        self.target_bits = variant.target_bits
+        self.reach = Reach(variant) if n > 2 else None
+        self.threat = (0, weights.threat1, weights.threat2, 0)
+
+    def _zone(self, dist: list[int], radius: int) -> int:
+        bits = 0
+        for c in self.variant.cells:
+            if dist[c] <= radius:
+                bits |= 1 << c
+        return bits
+
+    # ---- per-seat terms ------------------------------------------------------------
+    def seat_score(self, pos: Position, seat: int, allocc: int) -> int:
+        w = self.w
+        occ = pos.occ[seat]
+        if not occ:
+            return 0
+        knights = pos.kn[seat].bit_count()
+        count = occ.bit_count()
+        score = knights * w.knight + (count - knights) * w.man
+        # Rings of cells by distance to the target castle: a few masks instead of a loop
+        # over the pieces.
+        best1 = best2 = 99
+        d = 0
+        for ring, bonus in self.rings[seat]:
+            here = occ & ring
+            if here:
+                k = here.bit_count()
+                score += k * bonus
+                if best1 == 99:
+                    best1 = d
+                    if k > 1:
+                        best2 = d
+                elif best2 == 99:
+                    best2 = d
+            d += 1
+        race = self.race
+        if best1 < 99:
+            score += race[best1] + (self.far - best1) * w.race_step
+        if self.need > 1 and best2 < 99:
+            score += race[best2]
+        # Castle defence: guards count only while some enemy piece is near.
+        if (allocc & ~occ) & self.threat_zone[seat]:
+            guards = (occ & self.guard_zone[seat]).bit_count()
+            score += min(guards, 2) * w.defence
+        # Cohesion: pieces with at least one friendly neighbour.
+        linked = 0
+        for o in self.up:
+            linked |= occ & ((occ << o) | (occ >> o))
+        score += linked.bit_count() * w.cohesion
+        return score
+
+    def hanging_loss(self, pos: Position, seat: int, allocc: int) -> int:
+        """What the seat to move can expect to lose to a jump next turn (its pieces with an
+        enemy on one side and an empty cell on the other)."""
+        own = pos.occ[seat] & ~self.target_bits[seat]
+        enemy = allocc & ~pos.occ[seat]
+        for s in range(self.variant.nseats):
+            if s != seat:
+                enemy &= ~self.target_bits[s]  # a piece in its target castle never jumps
+        empty = self.mask & ~allocc
+        hit = 0
+        for o in self.up:
+            hit |= own & (((enemy << o) & (empty >> o)) | ((enemy >> o) & (empty << o)))
+        if not hit:
+            return 0
+        w = self.w
+        value = w.knight if hit & pos.kn[seat] else w.man
+        loss = value * w.hanging // 100
+        if hit.bit_count() >= 2:
+            loss += w.man * w.hanging // 100
+        return loss
+
+    # ---- the score the searcher uses ----------------------------------------------
+    def scores(self, pos: Position) -> list[int]:
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        out = [self.seat_score(pos, s, allocc) for s in range(self.variant.nseats)]
+        mover = pos.turn
+        out[mover] += self.w.tempo
+        if self.w.hanging:
+            out[mover] -= self.hanging_loss(pos, mover, allocc)
+        return out
+
+    def relative(self, pos: Position, seat: int) -> int:
+        """Score for `seat`: its own minus the opponents' (two seats), or minus the mean of
+        the opponents still in play (three seats)."""
+        sc = self.scores(pos)
+        if len(sc) == 2:
+            diff = sc[seat] - sc[1 - seat]
+        else:
+            others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
+            if not others:
+                diff = sc[seat]
+            elif self.w.versus_max:
+                diff = sc[seat] - max(others)
+            else:
+                diff = sc[seat] - sum(others) // len(others)
+            if self.w.threat1 or self.w.threat2:
+                diff += self._threats(pos, seat)
+        return self._endgame(pos, seat, diff)
+
+    def _threats(self, pos: Position, seat: int) -> int:
+        """Own castle-entry reach minus the nearest opponent's (whoever's castle it aims at:
+        either entry ends the game)."""
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        reach = self.reach
+        threat = self.threat
+        mine = threat[reach.moves_to_target(pos.occ, seat, allocc, pos.kn)] if pos.occ[seat] else 0
+        worst = 0
+        for s in range(self.variant.nseats):
+            if s != seat and pos.occ[s] and s not in pos.eliminated:
+                t = threat[reach.moves_to_target(pos.occ, s, allocc, pos.kn)]
+                if t > worst:
+                    worst = t
+        return mine - worst
+
+    def _endgame(self, pos: Position, seat: int, diff: int) -> int:
+        """Two pieces against one is not a win: a leader with at most two pieces gets a
+        quarter of its edge (it needs both in the castle, or the last enemy piece)."""
+        if self.variant.nseats != 2:
+            return diff
+        mine, theirs = pos.occ[seat].bit_count(), pos.occ[1 - seat].bit_count()
+        if diff > 0 and mine <= 2 or diff < 0 and theirs <= 2:
+            return diff // 4
+        return diff
+
+    def explain(self, pos: Position) -> tuple[int, str]:
+        v = self.variant
+        sc = self.scores(pos)
+        lines = []
+        for s in range(v.nseats):
+            occ = pos.occ[s]
+            kn = pos.kn[s].bit_count()
+            lines.append(f"{v.seats[s].name}: {occ.bit_count() - kn} men, {kn} knights, "
+                         f"total {sc[s]}")
+        score = self.relative(pos, pos.turn)
+        lines.append(f"score for {v.seats[pos.turn].name}: {score} "
+                     "(material, race, defence, cohesion, hanging pieces, tempo)")
+        return score, "\n".join(lines)

@@ -1,0 +1,55 @@
+"""The searcher the protocol session drives (the contract is `canter.engine.search.limits`).
+
+Attributes the session sets from engine options: `hash_mb` (transposition table size),
+`multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+", used
+with three seats), `opponent_moves` (three seats: each opponent's likeliest moves searched,
+0 = all) and `read_opponents` (three seats: an opponent that keeps making its likeliest move
+is searched with that move alone, `opponents.py`). Methods: `clear` (new game), `search`
+(runs in the session's search thread, polls `stop`), `evaluate` (static score with a
+breakdown).
+
+The thinking is in `alphabeta.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
+`evaluate.py`, `tt.py` and `timeman.py`.
+"""
+
+from __future__ import annotations
+
+from canter.engine.rules.position import Position
+from canter.engine.search.alphabeta import Search
+from canter.engine.search.limits import InfoCallback, Limits, SearchResult, StopFlag
+from canter.engine.search.tt import TranspositionTable
+
+ALGORITHMS = ("paranoid", "brs", "brs+")
+# Three seats: how many of each opponent's likeliest moves the search tries (0 = all);
+# 3 won the measured comparison (docs/search.md).
+OPPONENT_MOVES = 3
+
+
+class Searcher:
+    def __init__(self) -> None:
+        self.hash_mb = 16
+        self.multipv = 1
+        self.skill = 20
+        self.algorithm = "paranoid"  # won the three-seat tournament (docs/search.md)
+        self.opponent_moves = OPPONENT_MOVES
+        self.read_opponents = True
+        self._tt = TranspositionTable(self.hash_mb)
+        self._search = Search(self._tt)
+
+    def clear(self) -> None:
+        """New game: forget the table and the move-ordering history."""
+        self._search.clear()
+
+    def search(self, pos: Position, limits: Limits, on_info: InfoCallback,
+               stop: StopFlag) -> SearchResult:
+        if self._tt.mb != self.hash_mb:
+            self._tt.resize(self.hash_mb)
+        algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
+        return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
+                                algorithm=algorithm, skill=max(0, min(20, self.skill)),
+                                opponent_moves=max(0, self.opponent_moves),
+                                read_opponents=self.read_opponents)
+
+    def evaluate(self, pos: Position) -> tuple[int, str]:
+        """The static score for the side to move, with a per-seat breakdown."""
+        return self._search.evaluator(pos).explain(pos)
