@@ -97,10 +97,6 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], list],
          games: int | None, rounds: int | None, sprt_text: str | None) -> None:
     from canter.adapters.arbiter.game import Adjudication, Player, Settings
@@ -218,14 +214,22 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
                    f"({', '.join(p.name for p in players)}), {len(jobs)} games, "
                    f"{' / '.join(tcs)}, concurrency {opts['concurrency']}")
-    previous = signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    arbiter = Arbiter(config)
+
+    def interrupt(signum: int, frame: object) -> None:
+        arbiter.interrupt.set()
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, interrupt)
     try:
-        outcome = Arbiter(config).run()
+        outcome = arbiter.run()
     except ArbiterError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if outcome.interrupted:
         sys.exit(130)
 

@@ -95,6 +95,10 @@ class Arbiter:
         self.names = [p.name for p in config.players]
         self.tally = Tally(self.names)
         self.abort = threading.Event()
+        # Set by the command's signal handler. The KeyboardInterrupt it also raises can be
+        # swallowed when it lands inside a finaliser ("Exception ignored in ..."); the main
+        # loop looks at this flag too, so an interrupt is never lost.
+        self.interrupt = threading.Event()
         self.registry = EngineRegistry()
         self.file = ResultsFile(config.pgn) if config.pgn else None
         self._jobs_by_number = {j.number: j for j in config.jobs}
@@ -240,6 +244,8 @@ class Arbiter:
                 workers.append(t)
             remaining = len(pending)
             while remaining:
+                if self.interrupt.is_set():
+                    raise KeyboardInterrupt
                 try:
                     kind, payload = results.get(timeout=0.25)
                 except queue.Empty:
