@@ -60,7 +60,17 @@ def test_short_form_matching_several_moves_is_ambiguous():
     [
         ("M5-M6", NotationError, "unknown cell M5"),
         ("A1-A2", NotationError, "unknown cell A1"),
-        ("F5F6", NotationError, "joined by"),
+        ("F5F6F7", NotationError, "joined by"),
+        ("F5F6", IllegalMoveError, "no piece on F5"),
+        ("d6", NotationError, "at least two cells"),
+        ("d6f", NotationError, "joined by"),
+        ("d6f8x", NotationError, "joined by"),
+        ("d6f8-", NotationError, "joined by"),
+        ("d6-f8x", NotationError, "ends with"),
+        ("z9a1", NotationError, "unknown cell Z9"),
+        ("d6m8", NotationError, "unknown cell M8"),
+        ("D6D9", IllegalMoveError, "neither a step"),
+        ("E6E7", IllegalMoveError, "occupied"),
         ("F5-", NotationError, "ends with"),
         ("hello", NotationError, "malformed"),
         ("F5", NotationError, "at least two cells"),
@@ -93,3 +103,57 @@ def test_moves_after_the_end_are_refused_with_the_result():
     pos2.push(parse_move(pos2, "G15-G16"))
     with pytest.raises(IllegalMoveError, match="game is over"):
         parse_move(pos2, "A4-A5")
+
+
+# ---- two cells without a separator, as UCI GUIs send moves ---------------------------------
+@pytest.mark.parametrize("text, canonical", [
+    ("d6f8", "D6-F8"), ("D6F8", "D6-F8"), (" c6b5 ", "C6-B5"), ("C6b5", "C6-B5"),
+])
+def test_two_cells_without_a_separator_at_the_start(text, canonical):
+    pos = Position.start(V)
+    assert format_move(V, parse_move(pos, text)) == canonical
+
+
+def test_bare_cells_with_two_digit_ranks_split_on_the_letter():
+    pos = Position.start(V)
+    pos.push(parse_move(pos, "d6f8"))
+    move = parse_move(pos, "h11f9")  # H11 and F9, not H1 and 1F9
+    assert format_move(V, move) == "H11-F9"
+    pos.push(move)
+    # A two-leg canter given by start and end only, as C6-G8 is.
+    assert parse_move(pos, "c6g8") == parse_move(pos, "C6-E8-G8") == parse_move(pos, "C6-G8")
+
+
+def test_bare_cells_take_a_jump_chain_by_its_ends():
+    pos = setup(w="D4 L5", b="D5 D7 E9")
+    assert format_move(V, parse_move(pos, "d4f10")) == "D4xD6xD8xF10"
+    assert parse_move(pos, "D4F10") == parse_move(pos, "d4xf10")
+
+
+def test_bare_cells_from_a_ten_to_an_eight():
+    # F10 to F8 over an own piece on F9: the ten's two digits end at the next letter.
+    pos = setup(w="F10 F9 L5", b="A13 B13")
+    assert format_move(V, parse_move(pos, "f10f8")) == "F10-F8"
+
+
+def test_bare_cells_matching_several_moves_are_ambiguous():
+    pos = setup(w="F12 L8", b="G13 G15 E13 E15")
+    with pytest.raises(AmbiguousMoveError) as info:
+        parse_move(pos, "f12f16")
+    assert info.value.candidates == ["F12xD14xF16", "F12xH14xF16"]
+
+
+def test_bare_cells_explain_a_jump_that_is_not_allowed():
+    # F8 over the enemy on F9 to F10 is a jump, but the capture elsewhere is compulsory...
+    pos = setup(w="F8 L8", b="F9 A13")
+    assert format_move(V, parse_move(pos, "f8f10")) == "F8xF10"
+    # ... and a step where a capture is due gets the rules' reason.
+    with pytest.raises(IllegalMoveError, match="a capture is compulsory"):
+        parse_move(pos, "l8l9")
+
+
+def test_refusals_quote_at_most_forty_characters_of_the_text():
+    pos = Position.start(V)
+    with pytest.raises(NotationError) as info:
+        parse_move(pos, "Q" * 500)
+    assert "Q" * 41 not in str(info.value) and "Q" * 40 + "..." in str(info.value)

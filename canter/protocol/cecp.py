@@ -34,19 +34,26 @@ from canter.protocol.cecp_format import (
     result_claim,
     thinking_line,
 )
-from canter.protocol.lines import echo
+from canter.protocol.lines import echo, error_text, printable
 from canter.protocol.output import Output, diagnostic
 from canter.protocol.session import ProtocolError, Session
 
 ENGINE_NAME = "canter"
 DRAW_ACCEPT = -50  # accept a draw offer when standing at least half a Man worse
 HINT_TIME = 0.5  # seconds a hint search may take
-MOVE_SHAPE = re.compile(r"^[A-La-l]\d{1,2}[-xX]", re.ASCII)  # a bare move, usermove=0 style
+# A bare move, usermove=0 style: `C6-C7`, or coordinates without a separator (`c6c7`).
+MOVE_SHAPE = re.compile(r"^[A-La-l]\d{1,2}(?:[-xX]|[A-La-l]\d)", re.ASCII)
 
 # Accepted and without effect: canter has no book, no tablebases, one thread, and does not
 # care who its opponent is.
 IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "computer", "name",
                      "rating", "ics", "memory", "cores", "egtpath", "nps"})
+
+# Commands that take no arguments: extra ones are reported and the command is still
+# carried out, as in the UCI-style dialect.
+NO_ARGUMENTS = frozenset({"new", "force", "go", "playother", "undo", "remove", "?", "draw",
+                          "hard", "easy", "post", "nopost", "analyze", "exit", ".", "hint",
+                          "quit", "getposition", "d", "help"})
 
 HELP = [
     "# xboard | protover 2 | new | variant camelot|tri-camelot | setboard <position string>",
@@ -132,11 +139,14 @@ class CecpDialect:
         if command is None:
             self.error("unknown command", tokens)
             return True
+        if word in NO_ARGUMENTS and len(tokens) > 1:
+            self.error(f"{word} takes no arguments; '{echo(' '.join(args))}' ignored", tokens)
         try:
             with self.cmd_lock:
                 return command(args) is not False
         except IllegalMove as exc:
-            self.out.line(f"Illegal move ({_one_line(str(exc))}): {echo(args[0] if args else '')}")
+            self.out.line(f"Illegal move ({error_text(str(exc))}): "
+                          f"{echo(args[0] if args else '')}")
         except (CecpError, ProtocolError) as exc:
             self.error(str(exc), tokens)
         except Exception as exc:  # a bug must cost one command, not the game
@@ -145,7 +155,7 @@ class CecpDialect:
         return True
 
     def error(self, reason: str, tokens: list[str]) -> None:
-        self.out.line(f"Error ({_one_line(reason)}): {echo(' '.join(tokens), 80)}")
+        self.out.line(f"Error ({error_text(reason)}): {echo(' '.join(tokens), 80)}")
 
     def input_error(self, message: str) -> None:
         """A line refused before it became a command (e.g. too long)."""
@@ -153,7 +163,7 @@ class CecpDialect:
 
     def comment(self, text: str) -> None:
         """Lines a CECP GUI ignores (they start with '#'): diagnostics, referee answers."""
-        self.out.line("# " + _one_line(text))
+        self.out.line("# " + printable(_one_line(text)))
 
     def close(self, eof: bool) -> None:
         """End of input lets a search for the engine's own move finish and be played;

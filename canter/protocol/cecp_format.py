@@ -6,13 +6,14 @@ one place; `canter.protocol.cecp` does the talking.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from canter.engine.search.limits import SearchInfo
 from canter.protocol import options as opt
-from canter.protocol.lines import echo
+from canter.protocol.lines import INT_MAX, echo, parse_whole
 
 MATE_BASE = 100_000  # xboard shows scores beyond this as forced wins ("mate")
 
@@ -116,17 +117,19 @@ def parse_level(args: list[str]) -> Level:
         raise ValueError("level needs MPS BASE INC, e.g. level 40 5 0 or level 0 2:30 1")
     mps_text, base_text, inc_text = args
     try:
-        mps = int(mps_text)
+        mps = parse_whole(mps_text)
     except ValueError:
         raise ValueError(f"moves per control must be a whole number, not '{echo(mps_text)}'") \
             from None
+    except OverflowError:
+        raise ValueError(f"moves per control must be at most {INT_MAX}") from None
     try:
         if ":" in base_text:
             minutes, seconds = base_text.split(":", 1)
-            base = int(minutes) * 60 + float(seconds)
+            base = parse_whole(minutes) * 60 + float(seconds)
         else:
             base = float(base_text) * 60
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ValueError(f"base time must be minutes or minutes:seconds, not '{echo(base_text)}'") \
             from None
     try:
@@ -135,15 +138,23 @@ def parse_level(args: list[str]) -> Level:
         raise ValueError(f"increment must be seconds, not '{echo(inc_text)}'") from None
     if mps < 0 or base < 0 or inc < 0:
         raise ValueError("level values must not be negative")
+    if not (math.isfinite(base) and math.isfinite(inc)):
+        raise ValueError("level times must be finite numbers")
     return Level(mps, base, inc)
 
 
 def parse_number(text: str, what: str, minimum: float = 0, integer: bool = False) -> float:
+    """A number for a clock or limit: whole numbers within 64 bits, decimals finite (a GUI's
+    `inf` or `1e999` would make a clock that never runs out)."""
     try:
-        value = int(text) if integer else float(text)
+        value = parse_whole(text) if integer else float(text)
     except ValueError:
         kind = "a whole number" if integer else "a number"
         raise ValueError(f"{what} must be {kind}, not '{echo(text)}'") from None
-    if value != value or value < minimum:  # NaN or too small
+    except OverflowError:
+        raise ValueError(f"{what} must be at most {INT_MAX}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, not '{echo(text)}'")
+    if value < minimum:
         raise ValueError(f"{what} must be at least {minimum:g}")
     return value

@@ -8,9 +8,16 @@ anything a client sent back into text safe to echo on one output line.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 
 MAX_LINE = 1 << 16  # longer lines are dropped with an error: no command is that long
+QUOTE_LIMIT = 40  # client text quoted in an error is cut to this many characters
+# Whole numbers are read as a C engine reads them into 64 bits: a wider one is refused
+# rather than turned into a float that overflows or a clock that never runs out.
+INT_MAX = (1 << 63) - 1
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_QUOTED = re.compile(r"'([^'\n]{" + str(QUOTE_LIMIT + 1) + r",})'")
 
 
 class LineTooLong(Exception):
@@ -91,15 +98,45 @@ def tokenize(line: str) -> list[str]:
     return line.split()
 
 
-def echo(text: str, limit: int = 40) -> str:
+def echo(text: str, limit: int = QUOTE_LIMIT) -> str:
     """Client text made safe for a one-line error message: control and non-ASCII
     characters escaped, long text shortened."""
     if len(text) > limit:
         text = text[:limit] + "..."
+    return printable(text)
+
+
+def printable(text: str) -> str:
+    """`text` as printable ASCII: every other character escaped the way Python's
+    unicode_escape writes it (\\x00, \\xe9, \\u20ac, \\U0001f600). Already-escaped text
+    is left as it is, so this may be applied to a whole line at the end."""
+    if text.isascii() and text.isprintable():
+        return text
     return "".join(
         c if c.isascii() and c.isprintable() else c.encode("unicode_escape").decode("ascii")
         for c in text
     )
+
+
+def error_text(message: str) -> str:
+    """An error message made fit for one output line: whitespace runs (line ends included)
+    become one space, client text the rules library quoted in full is cut to QUOTE_LIMIT
+    characters, and everything is printable ASCII."""
+    flat = " ".join(message.split())
+    flat = _QUOTED.sub(lambda m: "'" + m.group(1)[:QUOTE_LIMIT] + "...'", flat)
+    return printable(flat)
+
+
+def parse_whole(text: str) -> int:
+    """A whole number in ASCII digits, optionally signed, within 64 bits; ValueError (not a
+    whole number) or OverflowError (too large) otherwise. Python's int() would also take
+    '1_000', ' 7' and other scripts' digits, and numbers of any length."""
+    if not _WHOLE.fullmatch(text):
+        raise ValueError(text)
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > 19 or abs(int(text)) > INT_MAX:
+        raise OverflowError(text)
+    return int(text)
 
 
 def split_at(tokens: list[str], keyword: str) -> tuple[list[str], list[str] | None]:

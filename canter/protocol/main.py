@@ -9,11 +9,12 @@ the rules library is loaded by the first command that needs it.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import traceback
 from typing import BinaryIO
 
-from canter.protocol.lines import LineTooLong, echo, fd_reader, read_lines, tokenize
+from canter.protocol.lines import LineTooLong, echo, error_text, fd_reader, read_lines, tokenize
 from canter.protocol.output import Output, diagnostic
 from canter.protocol.session import Session
 
@@ -37,11 +38,29 @@ def choose_dialect(first: str, session: Session, out: Output):
     return UciDialect(session, out)
 
 
+def banner() -> str:
+    from canter import __version__
+
+    return (f"canter {__version__} by the canter developers: type 'uci' or 'xboard', "
+            "'help' for commands")
+
+
+def _on_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
 def run(stdin_fd: int | None = None, stdout: BinaryIO | None = None) -> int:
     """Serve one client; the exit code is 0 after `quit` or end of input."""
     if stdin_fd is None:
         stdin_fd = sys.stdin.fileno()
     out = Output(stdout)
+    if _on_terminal(stdin_fd):
+        # A person at a terminal learns what this silent process is; a GUI or arbiter
+        # (stdin a pipe) sees nothing before its first command, as the protocol promises.
+        out.line(banner())
     session = Session()
     dialect = None
     eof = True
@@ -63,7 +82,7 @@ def run(stdin_fd: int | None = None, stdout: BinaryIO | None = None) -> int:
         except Exception as exc:  # a bug must cost one command, not the game
             diagnostic(traceback.format_exc())
             out.line(f"info string error: internal error in '{echo(tokens[0])}': "
-                     f"{type(exc).__name__}: {' '.join(echo(str(exc), 200).split())}")
+                     f"{type(exc).__name__}: {error_text(echo(str(exc), 200))}")
             go_on = True
         if not go_on or out.closed:
             eof = False

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from canter.protocol.lines import parse_whole
+
 CHECK, SPIN, COMBO, BUTTON, STRING = "check", "spin", "combo", "button", "string"
 
 RULE_PREFIX = "Rule "
@@ -42,9 +44,11 @@ class OptionSpec:
             return low == "true"
         if self.kind == SPIN:
             try:
-                value = int(text)
+                value = parse_whole(text)
             except ValueError:
                 raise ValueError(f"option '{self.name}' takes a whole number") from None
+            except OverflowError:
+                value = self.max + 1  # out of range, and said so below
             if not (self.min <= value <= self.max):
                 raise ValueError(f"option '{self.name}' takes {self.min} to {self.max}")
             return value

@@ -2,7 +2,9 @@
 
 The reading thread and the search thread both answer; the lock keeps their lines whole and
 the flush makes each answer visible to the GUI immediately. A GUI that has gone away
-(broken pipe) is remembered so the engine can wind down instead of crashing.
+(broken pipe) is remembered so the engine can wind down instead of crashing. Every line is
+printable ASCII (docs/protocol.md, "Errors"): whatever a client sent that reaches an answer
+is escaped here at the latest.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import sys
 import threading
 from typing import BinaryIO
+
+from canter.protocol.lines import printable
 
 
 class Output:
@@ -23,7 +27,7 @@ class Output:
 
     def lines(self, texts: list[str]) -> None:
         """Several lines written together, so no other thread's line lands among them."""
-        data = "".join(t + "\n" for t in texts).encode("utf-8", errors="replace")
+        data = "".join(printable(t) + "\n" for t in texts).encode("ascii")
         with self._lock:
             if self.closed:
                 return

@@ -22,6 +22,9 @@ from canter.protocol.output import diagnostic
 DEFAULT_VARIANT = "camelot"
 STOP_GRACE = 2.0  # seconds a stopped searcher gets before the session answers for it
 HOLD_POLL = 0.05  # how often a held answer (infinite, ponder) rechecks its release
+# Perft recurses once per ply: far below Python's recursion limit, and far beyond any depth
+# that could finish (even two lone pieces have some eight moves a ply).
+MAX_PERFT_DEPTH = 64
 
 
 class ProtocolError(Exception):
@@ -379,6 +382,8 @@ class Session:
 
         if self.searching:
             raise ProtocolError("perft refused: a search is running (send stop first)")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise ProtocolError(f"perft: depth must be from 0 to {MAX_PERFT_DEPTH}")
         rows = perft_divide(self.position.copy(), depth) if depth > 0 else []
         total = sum(n for _, n in rows) if depth > 0 else 1
         return rows, total

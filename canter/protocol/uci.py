@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from canter.engine.search.limits import Limits, SearchInfo
 from canter.protocol import options as opt
-from canter.protocol.lines import echo, split_at
+from canter.protocol.lines import INT_MAX, echo, error_text, parse_whole, split_at
 from canter.protocol.output import Output
 from canter.protocol.session import ProtocolError, Session
 
@@ -30,8 +30,14 @@ HELP = [
     "[<seat>time|<seat>inc <ms>] [movestogo <n>] [depth <n>] [nodes <n>] [mate <n>] "
     "[movetime <ms>] [infinite]",
     "stop | ponderhit",
-    "legal [<cell>] | result | getposition | d | perft <depth> | eval | bench [<depth>] | help",
+    "legal [<cell>] | result | getposition | d | perft <depth> | go perft <depth> | eval "
+    "| bench [<depth>] | help",
 ]
+
+# Commands that take no arguments: extra ones are reported and the command is still carried
+# out (a GUI waiting for `readyok` must get it). `debug` and `register` take anything.
+NO_ARGUMENTS = frozenset({"uci", "isready", "ucinewgame", "stop", "ponderhit", "quit",
+                          "result", "getposition", "d", "eval", "help"})
 
 
 def format_score(info: SearchInfo) -> list[str]:
@@ -95,7 +101,7 @@ class UciDialect:
 
     # ---- plumbing ---------------------------------------------------------------------
     def error(self, message: str) -> None:
-        self.out.line("info string error: " + " ".join(message.split()))
+        self.out.line("info string error: " + error_text(message))
 
     def input_error(self, message: str) -> None:
         """A line refused before it became a command (e.g. too long)."""
@@ -103,10 +109,13 @@ class UciDialect:
 
     def handle(self, tokens: list[str]) -> bool:
         """Carry out one command; False when the engine should end."""
-        command = self.commands.get(tokens[0].lower())
+        word = tokens[0].lower()
+        command = self.commands.get(word)
         if command is None:
             self.error(f"unknown command '{echo(tokens[0])}' (send 'help' for the list)")
             return True
+        if word in NO_ARGUMENTS and len(tokens) > 1:
+            self.error(f"{word} takes no arguments; '{echo(' '.join(tokens[1:]))}' ignored")
         try:
             return command(tokens[1:]) is not False
         except ProtocolError as exc:
@@ -235,9 +244,12 @@ class UciDialect:
             text = args[i]
             i += 1
             try:
-                number = int(text)
+                number = parse_whole(text)
             except ValueError:
                 self.error(f"go: '{word}' needs a whole number, not '{echo(text)}'")
+                continue
+            except OverflowError:
+                self.error(f"go: '{word}' takes at most {INT_MAX}, not '{echo(text)}'")
                 continue
             if clock is not None:
                 seat, kind = clock
@@ -262,6 +274,11 @@ class UciDialect:
         return None
 
     def cmd_go(self, args: list[str]) -> None:
+        if args and args[0].lower() == "perft":
+            # Stockfish's spelling of `perft N`: the same answer, and no search (so no
+            # bestmove), refused during a search like perft itself.
+            self._perft(args[1:], "go perft")
+            return
         session = self.session
         session.stop_search()  # a go during a search: the old one is answered first
         limits = self.parse_go(args)
@@ -327,7 +344,8 @@ class UciDialect:
         lines.append("position " + session.position_string())
         self.out.lines(lines)
 
-    def _depth_arg(self, args: list[str], command: str, required: bool) -> int | None:
+    def _depth_arg(self, args: list[str], command: str, required: bool,
+                   cap: int) -> int | None:
         if not args:
             if required:
                 raise ProtocolError(f"{command} needs a depth")
@@ -335,16 +353,26 @@ class UciDialect:
         if len(args) > 1:
             raise ProtocolError(f"{command} takes one number")
         try:
-            depth = int(args[0])
+            depth = parse_whole(args[0])
         except ValueError:
             raise ProtocolError(f"{command}: depth must be a whole number, "
                                 f"not '{echo(args[0])}'") from None
+        except OverflowError:
+            depth = cap + 1
         if depth < 0:
             raise ProtocolError(f"{command}: depth must not be negative")
+        if depth > cap:
+            raise ProtocolError(f"{command}: depth must be at most {cap}, "
+                                f"not '{echo(args[0])}'")
         return depth
 
     def cmd_perft(self, args: list[str]) -> None:
-        depth = self._depth_arg(args, "perft", required=True)
+        self._perft(args, "perft")
+
+    def _perft(self, args: list[str], command: str) -> None:
+        from canter.protocol.session import MAX_PERFT_DEPTH
+
+        depth = self._depth_arg(args, command, required=True, cap=MAX_PERFT_DEPTH)
         started = time.perf_counter()
         rows, total = self.session.perft(depth)
         elapsed = time.perf_counter() - started
@@ -365,9 +393,10 @@ class UciDialect:
         self.out.lines(lines)
 
     def cmd_bench(self, args: list[str]) -> None:
+        from canter.engine.search.alphabeta import MAX_DEPTH
         from canter.engine.search.bench import run_bench
 
-        depth = self._depth_arg(args, "bench", required=False)
+        depth = self._depth_arg(args, "bench", required=False, cap=MAX_DEPTH)
         if self.session.searching:
             raise ProtocolError("bench refused: a search is running (send stop first)")
         result = run_bench(depth)

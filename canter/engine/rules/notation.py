@@ -1,6 +1,8 @@
 """Official move notation (RULES.md §3): formatting, and parsing with reasons.
 
 `F5-F9-H11xF13xD11`: every landed cell, `-` before a non-capturing leg, `x` before a jump.
+As input, also two cells without a separator (`d6f8`, as UCI GUIs send moves): the move from
+the first to the second by any route, plain, canter or jump alike.
 """
 
 from __future__ import annotations
@@ -38,7 +40,15 @@ class AmbiguousMoveError(ValueError):
         self.candidates = candidates
 
 
-_TOKEN = re.compile(r"\s*([A-Za-z]\d{1,2})\s*([-xX])?")
+_TOKEN = re.compile(r"\s*([A-Za-z]\d{1,2})\s*([-xX])?", re.ASCII)
+# Two cells and nothing between (`d6f8`, `h11f9`): a cell is a letter and one or two digits,
+# so the second letter always marks where the second cell begins.
+_BARE = re.compile(r"\s*([A-Za-z]\d{1,2})([A-Za-z]\d{1,2})\s*", re.ASCII)
+QUOTE_LIMIT = 40  # a message quotes at most this much of the text it refuses
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
 def format_move(variant: Variant, move: Move) -> str:
@@ -61,32 +71,55 @@ def split_route(variant: Variant, text: str) -> tuple[list[int], list[str]]:
     while pos < len(s):
         m = _TOKEN.match(s, pos)
         if not m or m.end() == pos:
-            raise NotationError(f"malformed move '{text}': expected a cell such as F5 at "
-                                f"'{s[pos:]}'")
+            raise NotationError(f"malformed move '{_quote(text)}': expected a cell such as "
+                                f"F5 at '{_quote(s[pos:])}'")
         name = m.group(1).upper()
         try:
             cells.append(variant.board.cell(name))
         except KeyError:
-            raise NotationError(f"unknown cell {name} in '{text}' ({variant.name} has no such "
-                                "cell)") from None
+            raise NotationError(f"unknown cell {name} in '{_quote(text)}' ({variant.name} has "
+                                "no such cell)") from None
         pos = m.end()
         if m.group(2):
             seps.append(m.group(2).lower())
             if pos >= len(s):
-                raise NotationError(f"malformed move '{text}': it ends with '{m.group(2)}'")
+                raise NotationError(f"malformed move '{_quote(text)}': it ends with "
+                                    f"'{m.group(2)}'")
         elif pos < len(s):
-            raise NotationError(f"malformed move '{text}': cells must be joined by '-' or 'x'")
+            raise NotationError(f"malformed move '{_quote(text)}': cells must be joined by '-' "
+                                "or 'x'")
     if len(cells) < 2:
-        raise NotationError(f"malformed move '{text}': a move names at least two cells")
+        raise NotationError(f"malformed move '{_quote(text)}': a move names at least two "
+                            "cells")
     return cells, seps
 
 
+def _bare_cells(variant: Variant, text: str) -> list[int] | None:
+    """The two cells of a move written without a separator (`d6f8`), or None if `text` is
+    not of that shape."""
+    m = _BARE.fullmatch(text)
+    if m is None:
+        return None
+    cells = []
+    for name in (m.group(1).upper(), m.group(2).upper()):
+        try:
+            cells.append(variant.board.cell(name))
+        except KeyError:
+            raise NotationError(f"unknown cell {name} in '{_quote(text.strip())}' "
+                                f"({variant.name} has no such cell)") from None
+    return cells
+
+
 def parse_move(pos: Position, text: str) -> Move:
-    """The legal move that `text` spells in `pos`: any full route of it, or a short form
-    START-END / STARTxEND that matches exactly one legal move."""
+    """The legal move that `text` spells in `pos`: any full route of it, a short form
+    START-END / STARTxEND, or STARTEND without a separator (either kind), that matches
+    exactly one legal move."""
     v = pos.variant
+    bare = _bare_cells(v, text)
+    if bare is not None:
+        return _parse_bare(pos, bare, _quote(text.strip().upper()))
     cells, seps = split_route(v, text)
-    shown = text.strip().upper().replace("X", "x")
+    shown = _quote(text.strip().upper().replace("X", "x"))
     outcome = pos.outcome()
     if outcome is not None:
         raise IllegalMoveError(shown, f"the game is over ({outcome.text()})")
@@ -109,6 +142,37 @@ def parse_move(pos: Position, text: str) -> Move:
         if len(matches) > 1:
             raise AmbiguousMoveError(shown, sorted(format_move(v, m) for m in matches))
     raise IllegalMoveError(shown, route_error)
+
+
+def _parse_bare(pos: Position, cells: list[int], shown: str) -> Move:
+    """START and END with nothing between: every legal move from START to END, plain move,
+    canter, jump or Knight's Charge, is a candidate; exactly one must match."""
+    v = pos.variant
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise IllegalMoveError(shown, f"the game is over ({outcome.text()})")
+    start, end = cells
+    legal = pos.legal_moves()
+    matches = [m for m in legal if m.start == start and m.end == end]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise AmbiguousMoveError(shown, sorted(format_move(v, m) for m in matches))
+    # No legal move: explain as for the spelling the writer most likely meant, a jump when
+    # an enemy piece lies between, else a plain move or canter.
+    over = _between(v.board, start, end)
+    occupied = [bits for seat, bits in enumerate(pos.occ) if seat != pos.turn]
+    enemy = 0
+    for bits in occupied:
+        enemy |= bits
+    sep = "x" if over is not None and (enemy >> over) & 1 else "-"
+    seps = [sep]
+    try:
+        key = _walk_route(pos, cells, seps)
+        reason = _why_not(pos, key, cells, seps, {m.key: m for m in legal})
+    except IllegalMoveError as exc:
+        reason = exc.reason
+    raise IllegalMoveError(shown, reason)
 
 
 def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, int, int]:
