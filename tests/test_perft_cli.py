@@ -29,6 +29,6 @@ def test_bad_input_is_named():
     negative = run("-1")
     assert negative.exit_code == 2 and "not in the range" in negative.output
     illegal = run("1", "--moves", "D6-D9")
-    assert illegal.exit_code == 1 and "illegal move D6-D9" in illegal.output
+    assert illegal.exit_code == 2 and "illegal move D6-D9" in illegal.output
     broken = run("1", "--position", "camelot 2/8 w")
-    assert broken.exit_code == 1 and "bad position string" in broken.output
+    assert broken.exit_code == 2 and "bad position string" in broken.output

@@ -229,11 +229,13 @@ def test_clock_and_seat_parsing() -> None:
 
 
 def test_a_broken_engine_costs_the_hint_not_the_game() -> None:
-    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "white",
-                  "--engine", "/nonexistent/engine --flag")
+    # The engine starts (it is started before the first prompt) and dies at its first go.
+    scripted = ROOT / "tests" / "fake_engines" / "scripted.py"
+    child = spawn("--position", _position("camelot", CASTLE_IN_ONE), "--human", "all",
+                  "--engine", f"{sys.executable} {scripted} --die-at go")
     child.expect("white> ")
     child.sendline("hint")
-    child.expect("no hint: engine error: engine could not be started: No such file")
+    child.expect("no hint: engine error: engine died")
     child.expect("white> ")
     child.sendline("F15-F16")
     child.expect("game over: white wins: two pieces in the black castle")

@@ -6,7 +6,9 @@ Every move the engine sends is judged with canter's rules. A step that leaves th
 dead or stuck restarts it, so one fault does not fail every later step. A command that
 cannot be started at all (no such file, not executable) fails the handshake step with the
 reason; every later step is then skipped, reported as SKIP and counted as not run (the
-exit code is 1).
+exit code is 1). So is an engine that starts but fails the handshake (exits at once, never
+answers `uci`, or answers it wrongly): nothing later can be judged without it, and an engine
+that never answers would otherwise cost every step its timeout.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ ONE_MOVE = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 3
 ONE_MOVE_ANSWER = "F8xF10"
 DECIDED = "camelot 2/8/10/12/12/12/5w6/12/12/12/12/12/4w7/10/8/2 w 0,0 - b 0 31"
 OPENING = ["D6-F8", "H11-F9"]
+
+
 
 
 class StepFailed(Exception):
@@ -47,6 +51,7 @@ class Compliance:
         self.engine: Engine | None = None
         self.results: list[StepResult] = []
         self.unstartable: str | None = None  # why the command could not be started at all
+        self.halted: str | None = None  # why later steps are not run (no usable engine)
 
     # ------------------------------------------------------------ helpers
 
@@ -178,18 +183,21 @@ class Compliance:
 
     def run(self, echo: Callable[[str], None] | None = None) -> bool:
         for name, func in self.steps():
-            if self.unstartable is not None:
+            if self.halted is not None:
                 # every step would fail the same way: one clear failure, the rest not run
-                result = StepResult(name, False, "not run: the engine cannot be started", [],
-                                    skipped=True)
+                result = StepResult(name, False, f"not run: {self.halted}", [], skipped=True)
                 self.results.append(result)
             else:
                 result = self.step(name, func)
+                if name == "handshake" and not result.passed:
+                    self.halted = ("the engine cannot be started" if self.unstartable
+                                   is not None else "the handshake failed")
             if echo is not None and not result.skipped:
                 echo(format_result(result))
         skipped = [r for r in self.results if r.skipped]
         if echo is not None and skipped:
-            echo(f"SKIP  {len(skipped)} remaining steps (the engine cannot be started)")
+            echo(f"SKIP  {len(skipped)} remaining step{'s' if len(skipped) != 1 else ''} "
+                 f"({self.halted})")
         if self.engine is not None:
             self.engine.close()
         return all(r.passed for r in self.results)

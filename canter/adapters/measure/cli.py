@@ -28,12 +28,15 @@ def perft(depth: int, variant: str, position_string: str | None, move_list: tupl
           divide: bool) -> None:
     """Count the distinct move sequences of length DEPTH (moves, never routes)."""
     try:
-        pos = (Position.from_string(position_string) if position_string
+        pos = (Position.from_string(position_string) if position_string is not None
                else Position.start(variant))
-        for text in " ".join(move_list).split():
+    except (PositionError, ValueError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--position") from None
+    for text in " ".join(move_list).split():
+        try:
             pos.push(parse_move(pos, text))
-    except (PositionError, NotationError, IllegalMoveError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+        except (NotationError, IllegalMoveError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--moves") from None
     started = time.perf_counter()
     if divide and depth > 0:
         rows = perft_divide(pos, depth)

@@ -20,6 +20,10 @@ def _load_source(words: tuple[str, ...], variant: str, game_number: int):
             raise click.BadParameter(str(exc.args[0]), param_hint="--variant") from None
     if len(words) == 1 and os.path.exists(text):
         return _load_game(text, game_number)
+    if len(words) == 1 and " " not in text:
+        # a position string has eight fields: one word can only have been meant as a file
+        raise click.BadParameter(f"{text}: no such file (and not a position string)",
+                                 param_hint="GAME-FILE")
     try:
         return Position.from_string(text), [], {}, False
     except PositionError as exc:
@@ -38,14 +42,24 @@ def _load_game(path: str, game_number: int):
         read_games_file,
     )
 
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{path} is a folder, not a game-record file",
+                                 param_hint="GAME-FILE")
     try:
         games = read_games_file(path, allow_unterminated=True)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
+    except OSError as exc:
+        raise click.BadParameter(f"{path}: {exc.strerror or exc}",
+                                 param_hint="GAME-FILE") from None
+    except RecordError as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="GAME-FILE") from None
     if not games:
         raise click.BadParameter(f"{path}: no game in the file", param_hint="GAME-FILE")
+    if not games[0].tags and not games[0].moves:
+        raise click.BadParameter(f"{path}: not a game-record file (no tags, no moves)",
+                                 param_hint="GAME-FILE")
     if not 1 <= game_number <= len(games):
-        raise click.BadParameter(f"{path} has {len(games)} game(s), not {game_number}",
+        count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
+        raise click.BadParameter(f"{path} has {count}, not {game_number}",
                                  param_hint="--game")
     game = games[game_number - 1]
     try:
@@ -68,11 +82,11 @@ def _load_game(path: str, game_number: int):
                    "-TOTAL = the start).")
 @click.option("--game", "game_number", type=click.IntRange(1), default=1, show_default=True,
               help="Which game of a file with several.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), metavar="OUT",
+@click.option("--svg", "svg_path", metavar="OUT",
               help="Write the drawn position as SVG to OUT ('-' for standard output).")
-@click.option("--svg-dir", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--svg-dir", metavar="DIR",
               help="Write one SVG per ply: DIR/000.svg (start), DIR/001.svg, ...")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT",
+@click.option("--html", "html_path", metavar="OUT",
               help="Write one self-contained HTML page stepping through the game.")
 @click.option("--color/--no-color", default=None,
               help="Colour the text board (default: when the output is a terminal).")
@@ -94,6 +108,7 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     )
     from canter.engine.rules.textboard import render
 
+    _check_outputs(svg_path, svg_dir, html_path)
     start, moves, tags, is_game = _load_source(source, variant, game_number)
     pos = start.copy()
     for move in moves:
@@ -112,17 +127,26 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
         total = len(frames) - 1
         # --ply -K: K plies before the end, so the position after TOTAL - K plies
         index = ply if ply >= 0 else total + ply
+        if total == 0 and ply != 0:
+            raise click.BadParameter(f"{ply}: no move has been played, so 0 is the only ply",
+                                     param_hint="--ply")
         if not 0 <= index <= total:
-            raise click.BadParameter(f"the game has {total} plies; {ply} is outside "
+            plies = f"{total} pl{'ies' if total != 1 else 'y'}"
+            raise click.BadParameter(f"the game has {plies}; {ply} is outside "
                                      f"-{total}..{total}", param_hint="--ply")
     shown, last = frames[index]
     wrote = False
     if svg_dir:
-        os.makedirs(svg_dir, exist_ok=True)
+        from canter.adapters.files import make_output_folder
+
+        try:
+            make_output_folder(svg_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot make the folder {svg_dir}: "
+                                       f"{exc.strerror or exc}") from None
         width = max(3, len(str(len(moves))))
         for i, picture in enumerate(svg.game_svgs(start, moves)):
-            with open(os.path.join(svg_dir, f"{i:0{width}d}.svg"), "w", encoding="utf-8") as f:
-                f.write(picture)
+            _write(os.path.join(svg_dir, f"{i:0{width}d}.svg"), picture)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)
         wrote = True
     if html_path:
@@ -156,12 +180,34 @@ def _title(tags: dict[str, str], start) -> str:
     return head
 
 
+def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | None) -> None:
+    """Every output can be written: found out before anything is drawn."""
+    from canter.adapters.files import OutputPathError, check_output_file, check_output_folder
+
+    if svg_path is not None and html_path is not None and svg_path == html_path != "-":
+        raise click.UsageError(f"--svg and --html both name {svg_path}: give two files")
+    for option, path in (("--svg", svg_path), ("--html", html_path)):
+        if path is None or path == "-":
+            continue
+        try:
+            check_output_file(path)
+        except OutputPathError as exc:
+            raise click.BadParameter(str(exc), param_hint=option) from None
+    if svg_dir is not None:
+        try:
+            check_output_folder(svg_dir)
+        except OutputPathError as exc:
+            raise click.BadParameter(str(exc), param_hint="--svg-dir") from None
+
+
 def _write(path: str, text: str) -> None:
+    """Write a whole picture or page; a half-written file never replaces an old one."""
+    from canter.adapters.files import replace_file
+
     if path == "-":
         click.echo(text, nl=False)
         return
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        replace_file(path, text)
     except OSError as exc:
-        raise click.FileError(path, str(exc)) from None
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None

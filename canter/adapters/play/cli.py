@@ -8,6 +8,13 @@ import sys
 
 import click
 
+from canter.adapters.params import Seconds
+
+# Deeper than any engine searches, and node counts that fit the engines' 64-bit counters:
+# a larger number is a typing slip, not a wish.
+MAX_DEPTH = 1000
+MAX_NODES = 2**63 - 1
+
 
 def default_engine_command() -> list[str]:
     """This canter, started the way it is installed here."""
@@ -19,7 +26,7 @@ def default_engine_command() -> list[str]:
               help="camelot or tri-camelot (ignored with --position or --load).")
 @click.option("--position", "position_text", metavar="POSITION",
               help="Start from this position string instead of the start position.")
-@click.option("--load", "load_path", metavar="FILE", type=click.Path(dir_okay=False),
+@click.option("--load", "load_path", metavar="FILE",
               help="Go on from the last position of this game record.")
 @click.option("--human", "human_text", metavar="SEATS",
               help="Seats typed at the terminal: a seat name, several separated by ',', "
@@ -27,17 +34,18 @@ def default_engine_command() -> list[str]:
                    "Default: the first seat (White or Blue).")
 @click.option("--engine", "engine_text", metavar="COMMAND",
               help="Engine command line (default: this canter).")
-@click.option("--depth", type=click.IntRange(1), help="Engine search depth.")
-@click.option("--movetime", type=click.FloatRange(min=0.001, min_open=False),
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), help="Engine search depth.")
+@click.option("--movetime", type=Seconds(0.001, low_open=False),
               help="Engine time per move, in seconds.")
-@click.option("--nodes", type=click.IntRange(1), help="Engine node limit per move.")
+@click.option("--nodes", type=click.IntRange(1, MAX_NODES),
+              help="Engine node limit per move.")
 @click.option("--setoption", "setoptions", multiple=True, metavar="NAME=VALUE",
               help="An engine option, e.g. 'Skill Level=5' (repeatable). 'Rule ...' "
                    "options also set the rules the game is refereed by, e.g. "
                    "'Rule Repetition=claim' (then 'draw' claims a third repetition).")
 @click.option("--clock", metavar="MIN[+SEC]",
               help="Clocks for every seat, e.g. 5+3: five minutes, 3 s added per move.")
-@click.option("--save", "save_path", metavar="FILE", type=click.Path(dir_okay=False),
+@click.option("--save", "save_path", metavar="FILE",
               help="Write the game record to FILE when the game ends or is left.")
 @click.option("--color/--no-color", default=None,
               help="Colour the board (default: when the output is a terminal).")
@@ -50,7 +58,10 @@ def play(variant: str, position_text: str | None, load_path: str | None,
 
     The engine (default: this canter) is started as a separate program and driven through
     the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a
-    move when none is given)."""
+    move when none is given). The engine is started, and its options set, before the
+    first move whenever it plays a seat or --engine is given: a command that cannot be
+    started or an option it refuses ends the command at once, with status 1."""
+    from canter.adapters.files import OutputPathError, check_output_file
     from canter.adapters.play.game import (
         EngineSettings,
         TerminalGame,
@@ -63,6 +74,18 @@ def play(variant: str, position_text: str | None, load_path: str | None,
 
     if position_text and load_path:
         raise click.UsageError("give --position or --load, not both")
+    if save_path is not None:
+        try:  # before the game: a played game must not be lost at the end
+            check_output_file(save_path)
+        except OutputPathError as exc:
+            raise click.BadParameter(str(exc), param_hint="--save") from None
+    try:
+        command = (shlex.split(engine_text) if engine_text is not None
+                   else default_engine_command())
+    except ValueError as exc:  # an unclosed quotation
+        raise click.BadParameter(f"{engine_text!r}: {exc}", param_hint="--engine") from None
+    if not command:
+        raise click.BadParameter("the engine command is empty", param_hint="--engine")
     moves = []
     tags: dict[str, str] = {}
     notes = None
@@ -77,7 +100,10 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         raise click.BadParameter(str(exc.args[0]), param_hint="--variant") from None
     except PositionError as exc:
         raise click.BadParameter(str(exc), param_hint="--position") from None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise click.BadParameter(f"{load_path}: {exc.strerror or exc}",
+                                 param_hint="--load") from None
+    except ValueError as exc:
         raise click.BadParameter(f"{load_path}: {exc}", param_hint="--load") from None
     v = start.variant
     try:
@@ -96,9 +122,6 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         start.rules = rules_from_options(start.rules, options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--setoption") from None
-    command = shlex.split(engine_text) if engine_text else default_engine_command()
-    if not command:
-        raise click.BadParameter("empty command", param_hint="--engine")
     if color is None:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     game = TerminalGame(
@@ -107,4 +130,14 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         clock=clock_pair, color=color, tags=tags, notes=notes, save_path=save_path,
         clock_text=f"{clock_pair[0]:g}+{clock_pair[1]:g}" if clock_pair else None,
     )
+    if humans != set(range(v.nseats)) or engine_text is not None:
+        from canter.adapters.client.engine import EngineError
+
+        try:
+            game.open_engine()
+        except EngineError as exc:
+            why = str(exc)
+            if command[0] not in why:
+                why += f"; engine command: {shlex.join(command)}"
+            raise click.ClickException(why) from None
     sys.exit(game.run())

@@ -98,15 +98,21 @@ def rules_from_options(rules: Rules, options: dict[str, str]) -> Rules:
     return rules
 
 
+MAX_CLOCK_MINUTES = 10_000  # about a week: longer is a typing slip
+
+
 def parse_clock(text: str) -> tuple[float, float]:
     """'5' -> five minutes, no increment; '5+3' -> five minutes, 3 s per move (seconds)."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*", text)
     if not match:
         raise ValueError(f"clock '{text}' is not MINUTES or MINUTES+SECONDS (e.g. 5+3)")
-    minutes = float(match.group(1))
+    minutes, increment = float(match.group(1)), float(match.group(2) or 0.0)
     if minutes <= 0:
         raise ValueError("the clock needs some time")
-    return minutes * 60.0, float(match.group(2) or 0.0)
+    if minutes > MAX_CLOCK_MINUTES or increment > MAX_CLOCK_MINUTES * 60:
+        raise ValueError(f"clock '{text}': at most {MAX_CLOCK_MINUTES} minutes "
+                         "(and as many seconds of increment)")
+    return minutes * 60.0, increment
 
 
 def format_clock(seconds: float) -> str:
@@ -458,8 +464,11 @@ class TerminalGame:
             save_record(path, self.start, self.played(), self.players(), self.notes,
                         self.result_token, self.termination, self.result_text,
                         self.clock_text)
-        except (OSError, ValueError) as exc:
-            self.write(f"cannot save: {exc}")
+        except OSError as exc:
+            self.write(f"cannot save {path}: {exc.strerror or exc}")
+            return False
+        except ValueError as exc:
+            self.write(f"cannot save {path}: {exc}")
             return False
         self.write(f"saved {len(self.played())} moves to {path}")
         return True
@@ -470,8 +479,11 @@ class TerminalGame:
             return False
         try:
             start, moves, tags, notes = load_record(args[0])
-        except (OSError, ValueError) as exc:
-            self.write(f"cannot load: {exc}")
+        except OSError as exc:
+            self.write(f"cannot load {args[0]}: {exc.strerror or exc}")
+            return False
+        except ValueError as exc:
+            self.write(f"cannot load {args[0]}: {exc}")
             return False
         if start.variant is not self.variant:
             self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
@@ -633,8 +645,9 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
         game.add_move(format_move(v, move), **(note or {}))
     if result != "*" or termination is not None:
         game.set_result(result, termination=termination, reason=reason)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(write_game(game))
+    from canter.adapters.files import replace_file
+
+    replace_file(path, write_game(game))  # killed while writing: the old file is kept
 
 
 def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[dict | None]]:
@@ -643,10 +656,14 @@ def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[d
     ValueError (with the record's own message) if it cannot be read or replayed."""
     from canter.adapters.records.format import game_positions, read_games_file
 
+    if os.path.isdir(path):
+        raise ValueError("is a folder, not a game-record file")
     games = read_games_file(path, allow_unterminated=True)
     if not games:
         raise ValueError("no game in the file")
     game = games[0]
+    if not game.tags and not game.moves:
+        raise ValueError("not a game-record file (no tags, no moves)")
     start, moves, _ = game_positions(game)  # ReplayError is a ValueError
     notes: list[dict | None] = []
     for comment in game.comments:

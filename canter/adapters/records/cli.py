@@ -6,7 +6,13 @@ import sys
 
 import click
 
-from canter.adapters.records.format import GameRecord, RecordError, read_games, replay_game
+from canter.adapters.records.format import (
+    GameRecord,
+    RecordError,
+    decode_records,
+    read_games,
+    replay_game,
+)
 
 
 def _describe(game: GameRecord, outcome: str | None) -> str:
@@ -15,13 +21,14 @@ def _describe(game: GameRecord, outcome: str | None) -> str:
 
 
 @click.command()
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.File("r"))
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.File("rb"))
 def replay(files: tuple) -> None:
     """Validate every move of every game in FILE (a game-record file; '-' for stdin) with
     canter's rules, and print each game's final position string and result.
 
     Exits with status 1 if any game is invalid (its number, ply, move and reason are
-    printed), 2 if a file cannot be read as game records."""
+    printed), 2 if a file cannot be read as game records (not UTF-8 text, no game in it,
+    a malformed or cut-off record: one `Error:` line names the file and the line)."""
     total = invalid = 0
     unreadable = False
     for stream in files:
@@ -29,7 +36,12 @@ def replay(files: tuple) -> None:
         prefix = f"{name}: " if len(files) > 1 else ""
         number = 0
         try:
-            for number, game in enumerate(read_games(stream.read()), start=1):
+            text = decode_records(stream.read())
+            if not text.strip():
+                unreadable = True
+                click.echo(f"Error: {name}: no game in the file (it is empty)", err=True)
+                continue
+            for number, game in enumerate(read_games(text), start=1):
                 total += 1
                 result = replay_game(game)
                 if result.error is None:
@@ -50,7 +62,7 @@ def replay(files: tuple) -> None:
                 click.echo(f"{prefix}game {number}: INVALID at {where}: {reason}", err=True)
         except RecordError as exc:
             unreadable = True
-            click.echo(f"{prefix}cannot read: {exc}", err=True)
+            click.echo(f"Error: {name}: cannot read: {exc}", err=True)
     summary = f"{total} game{'s' if total != 1 else ''}, {invalid} invalid"
     click.echo(summary, err=True)
     if unreadable:

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from canter.adapters.params import Seconds
 from canter.adapters.transcript.format import TranscriptSyntaxError, parse_file
 from canter.adapters.transcript.run import (
     DEFAULT_TIMEOUT,
@@ -70,7 +71,7 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
 @click.argument("files", metavar="FILE...", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=True))
 @click.option("--engine", "-e", metavar="COMMAND", help=ENGINE_HELP)
-@click.option("--timeout", "-t", type=click.FloatRange(min=0, min_open=True),
+@click.option("--timeout", "-t", type=Seconds(),
               default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
               help="Seconds each step may take, unless the transcript says otherwise "
                    "with @timeout.")
@@ -106,12 +107,17 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
             click.echo(f"---- {path}")
         try:
             parsed = parse_file(path)
-        except (TranscriptSyntaxError, UnicodeDecodeError, OSError) as exc:
-            result = RunResult(path, 0, 0.0, Failure(None, 0, "a valid transcript", str(exc)))
+        except (TranscriptSyntaxError, OSError) as exc:
+            why = f"{path}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
+            result = RunResult(path, 0, 0.0, Failure(None, 0, "a valid transcript", why))
             click.echo(f"FAIL {path}")
-            click.echo(f"  cannot read the transcript: {exc}")
+            click.echo(f"  cannot read the transcript: {why}")
         else:
             result = run_transcript(parsed, argv, timeout, show if verbose else None)
+            if result.failure is not None and result.failure.step is None:
+                # every file would fail the same way: say it once and stop
+                raise click.ClickException(
+                    f"cannot start the engine {shlex.join(argv)}: {result.failure.received}")
             if result.passed:
                 click.echo(f"PASS {path} ({result.steps_run} steps, {result.elapsed:.2f} s)")
             else:
@@ -130,11 +136,11 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
 @click.option("--engine", "-e", metavar="COMMAND", help=ENGINE_HELP)
 @click.option("--output", "-o", metavar="FILE", required=True,
               help="Where to write the transcript ('-' for stdout).")
-@click.option("--settle", type=click.FloatRange(min=0), default=0.2, show_default=True,
-              metavar="SECONDS",
+@click.option("--settle", type=Seconds(0.0, low_open=False), default=0.2,
+              show_default=True, metavar="SECONDS",
               help="Piped input: wait until the engine has been quiet this long before "
                    "sending the next line.")
-@click.option("--timeout", "-t", type=click.FloatRange(min=0, min_open=True),
+@click.option("--timeout", "-t", type=Seconds(),
               default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
               help="Longest wait for a bestmove, for quiet, or for the engine to exit.")
 @click.option("--loose", "loose", metavar="FIELD", multiple=True,
@@ -159,14 +165,21 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
       printf 'uci\\nisready\\nquit\\n' | canter transcript record -o handshake.txt
       canter transcript record --engine ./my-engine -o session.txt
     """
+    from canter.adapters.files import OutputPathError, check_output_file, replace_file
     from canter.adapters.transcript.record import (
         VOLATILE_FIELDS,
+        InputNotText,
         Recording,
         record_session,
         stdin_lines,
     )
 
     argv = _engine_argv(engine)
+    if output != "-":
+        try:  # before the session: a typed session must not be lost at the end
+            check_output_file(output)
+        except OutputPathError as exc:
+            raise click.BadParameter(str(exc), param_hint="--output") from None
     recording = Recording(VOLATILE_FIELDS + loose, loose_nodes=loose_nodes)
     recording.comment("recorded with: canter transcript record --engine " + shlex.join(argv))
     interactive = sys.stdin.isatty()
@@ -184,13 +197,21 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
         )
     except OSError as exc:
         raise click.ClickException(
-            f"cannot start the engine {shlex.join(argv)}: {exc}"
+            f"cannot start the engine {shlex.join(argv)}: {exc.strerror or exc}"
         ) from None
+    except InputNotText as exc:
+        raise click.ClickException(f"{exc}; nothing written") from None
+    silence = recording.silence()
+    if silence is not None:
+        raise click.ClickException(f"{silence} ({shlex.join(argv)}); nothing written")
     text = recording.transcript().render()
     if output == "-":
         sys.stdout.write(text)
     else:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            replace_file(output, text)
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot write {output}: {exc.strerror or exc}") from None
         steps = len(recording.transcript().actions)
         click.echo(f"wrote {steps} steps to {output}", err=True)

@@ -30,6 +30,8 @@ class TranscriptSyntaxError(ValueError):
         self.line_no = line_no
         self.source = source
         where = f"{source}:{line_no}" if source else f"line {line_no}"
+        if not line_no:  # about the whole file
+            where = source or "transcript"
         super().__init__(f"{where}: {message}")
 
 
@@ -257,8 +259,22 @@ def parse(text: str, source: str = "") -> Transcript:
 
 
 def parse_file(path: str) -> Transcript:
-    with open(path, encoding="utf-8") as handle:
-        return parse(handle.read(), source=path)
+    """The transcript in the file `path`. TranscriptSyntaxError for a file that is not one
+    (not UTF-8 text, a bad line, or no step at all: an empty transcript checks nothing);
+    OSError if it cannot be read."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_no = data.count(b"\n", 0, exc.start) + 1
+        raise TranscriptSyntaxError(
+            line_no, f"byte {exc.start} is not UTF-8 text: not a transcript", path) from None
+    transcript = parse(text, source=path)
+    if not any(not isinstance(step, Comment) for step in transcript.steps):
+        raise TranscriptSyntaxError(
+            0, "no steps: an empty transcript would check nothing", path)
+    return transcript
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,11 @@ class Recording:
         self._searching = False
         self._search_racy = False
         self._line_no = 0
+        # how the session went, for the recorder to refuse one that recorded nothing
+        self.lines_sent = 0
+        self.lines_unsent = 0  # typed after the engine had exited
+        self.lines_received = 0
+        self.stopped = False  # the engine did not exit at the end of its input
 
     # -- events ------------------------------------------------------------------------
 
@@ -68,6 +73,7 @@ class Recording:
 
     def sent(self, line: str) -> None:
         """A line written to the engine (without its line end)."""
+        self.lines_sent += 1
         words = line.split()
         if self._searching:
             # Output from here to bestmove may interleave with the answers to `line`.
@@ -84,6 +90,7 @@ class Recording:
 
     def received(self, line: str) -> None:
         """A line the engine wrote (without its line end)."""
+        self.lines_received += 1
         words = line.split()
         first = words[0] if words else ""
         if self._searching and self._search_racy:
@@ -96,6 +103,25 @@ class Recording:
         if first == "bestmove":
             self._searching = False
         self._add(Expect, self._matcher(line))
+
+    def not_sent(self, line: str) -> None:
+        """A line that could not be relayed: the engine had already exited."""
+        self.lines_unsent += 1
+        self.comment(f"not sent, the engine had exited: {line}")
+
+    def silence(self) -> str | None:
+        """Why the session recorded nothing of the engine, or None if it did: it said
+        nothing and exited before its input ended, or never exited at all."""
+        if self.lines_received:
+            return None
+        if self.lines_unsent:
+            return (f"the engine exited without saying anything ({self.lines_unsent} of "
+                    f"{self.lines_sent + self.lines_unsent} input lines not sent)")
+        if self.stopped:
+            return (f"the engine never answered: no output to {self.lines_sent} "
+                    f"line{'s' if self.lines_sent != 1 else ''}, and it did not exit when "
+                    "its input ended")
+        return None
 
     def input_closed(self) -> None:
         self._add(CloseInput)
@@ -225,7 +251,7 @@ def record_session(
             line = line[:-1] if line.endswith("\r") else line
             if output_done.is_set():
                 with lock:
-                    rec.comment(f"not sent, the engine had exited: {line}")
+                    rec.not_sent(line)
                 continue
             words = line.split()
             bestmove_seen.clear()
@@ -261,6 +287,7 @@ def record_session(
         code = engine.wait(timeout) if output_done.is_set() else None
         with lock:
             if code is None:
+                rec.stopped = True
                 rec.comment("the engine did not exit at the end of its input; it was stopped")
             else:
                 rec.exited(code)
@@ -278,10 +305,22 @@ def _wait_quiet(last_output, lock, since, settle, timeout, done) -> None:
         time.sleep(min(0.01, settle))
 
 
+class InputNotText(ValueError):
+    """A line of the recorder's input that is not UTF-8 text (transcripts are)."""
+
+
 def stdin_lines() -> Iterator[str]:
-    """Lines from stdin as they come (a terminal gets a prompt-free, line-at-a-time read)."""
+    """Lines from stdin as they come (a terminal gets a prompt-free, line-at-a-time read).
+    InputNotText for a line that is not UTF-8 text."""
+    stream = sys.stdin.buffer
+    number = 0
     while True:
-        line = sys.stdin.readline()
-        if not line:
+        raw = stream.readline()
+        if not raw:
             return
-        yield line
+        number += 1
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputNotText(f"input line {number} is not UTF-8 text (byte {exc.start}); "
+                               "transcripts are UTF-8") from None

@@ -82,7 +82,8 @@ def run_transcript(
     try:
         engine = EngineProcess(argv)
     except OSError as exc:
-        failure = Failure(None, 0, f"a running engine: {' '.join(argv)}", str(exc))
+        failure = Failure(None, 0, f"a running engine: {' '.join(argv)}",
+                          exc.strerror or str(exc))
         return RunResult(transcript.source, 0, now() - started, failure)
 
     steps = [step for step in transcript.steps if not isinstance(step, Comment)]

@@ -1,0 +1,40 @@
+"""Command-line value types shared by the tools' click commands."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+# Longer than any wait a person or a test means; beyond it a time becomes `inf` or
+# overflows the clock functions.
+MAX_SECONDS = 1_000_000.0
+
+
+class Seconds(click.ParamType):
+    """A time in seconds: a finite number above `low` (or from `low`, with `low_open`
+    False), at most MAX_SECONDS. click's FloatRange lets `nan` through."""
+
+    name = "seconds"
+
+    def __init__(self, low: float = 0.0, low_open: bool = True) -> None:
+        self.low = low
+        self.low_open = low_open
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            seconds = value
+        else:
+            try:
+                seconds = float(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        if seconds < self.low or (self.low_open and seconds == self.low):
+            bound = "more than" if self.low_open else "at least"
+            self.fail(f"{value} seconds: must be {bound} {self.low:g}", param, ctx)
+        if seconds > MAX_SECONDS:
+            self.fail(f"{value} seconds: at most {MAX_SECONDS:.0f}", param, ctx)
+        return seconds

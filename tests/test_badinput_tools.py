@@ -1,0 +1,455 @@
+"""The bad-input sweep of the tools: `replay`, `transcript run|record`, `play`, `show`,
+`perft`, `bench` and `compliance`, given what users get wrong (missing, empty, a folder,
+not UTF-8, a file of another kind, cut off, the wrong variant, out of range, an output
+path that cannot be written, an engine that is missing, exits at once or never answers).
+Each fails with one line naming the problem and status 2 (usage) or 1 (failure), never a
+traceback; output paths are checked before any work. docs: CONTRIBUTING.md, "Standards".
+
+Engines that never answer get short timeouts; nothing here searches deeper than depth 1.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from badinput import FAILURE, USAGE, assert_error, canter, no_traceback
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTED = f"{shlex.quote(sys.executable)} {ROOT / 'tests' / 'fake_engines' / 'scripted.py'}"
+HANDSHAKE = str(ROOT / "tests" / "scripted_engines" / "pass" / "handshake.txt")
+EXITS_AT_ONCE = f"{shlex.quote(sys.executable)} -c pass"
+NEVER_ANSWERS = f"{SCRIPTED} --hang-at uci"
+
+TAGS = '[Event "x"]\n[Variant "Camelot"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n'
+GAME = TAGS + "1. C6-E8 C11-E9 2. D6-D8 E9xC7 *\n"
+# E16 and F17 are Tri-Camelot cells, not Camelot ones
+TRI_CELLS_GAME = TAGS + "1. C6-E8 C11-E9 2. E16-F17 *\n"
+TRI_START = ("tri-camelot 4/1r1g1/1R2G1/1r1g1/1R2G1/Rr1gG/1r2g1/r3g/4/5/4/1b1/1bb1/bBb/BB/3/2/1"
+             " b 0,0,0 - - 0 0")
+CAMELOT_WITH_TRI_PLACEMENT = "camelot" + TRI_START[len("tri-camelot"):]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, str]:
+    """Inputs of every kind, by name."""
+    folder = tmp_path_factory.mktemp("inputs")
+    contents: dict[str, bytes] = {
+        "game": GAME.encode(),
+        "latin1": (TAGS.replace('"a"', '"Jos\u00e9"') + "1. C6-E8 *\n").encode("latin-1"),
+        "random": bytes(range(256)) * 3,
+        "empty": b"",
+        "json": b'{"variant": "camelot", "moves": ["C6-E8"]}\n',
+        "transcript": b"> uci\n<* id name *\n< uciok\n",
+        "cut_tag": GAME[:30].encode(),             # stops inside [Variant "Cam
+        "cut_move": (TAGS + "1. C6-E8 C11-E").encode(),
+        "cut_comment": (TAGS + "1. C6-E8 {+0.1/3 ").encode(),
+        "tri_cells": TRI_CELLS_GAME.encode(),
+        "bad_variant": GAME.replace("Camelot", "Hexchess").encode(),
+    }
+    paths = {}
+    for name, data in contents.items():
+        path = folder / f"{name}.cgr"
+        path.write_bytes(data)
+        paths[name] = str(path)
+    (folder / "folder").mkdir()
+    paths["folder"] = str(folder / "folder")
+    paths["missing"] = str(folder / "missing.cgr")
+    paths["nowhere"] = str(folder / "no-such-folder" / "out.txt")
+    paths["under_file"] = str(folder / "game.cgr" / "out.txt")
+    return paths
+
+
+# ---------------------------------------------------------------- canter replay
+
+@pytest.mark.parametrize("name, needles", [
+    ("latin1", ["latin1.cgr", "not UTF-8"]),
+    ("random", ["random.cgr", "not UTF-8"]),
+    ("empty", ["empty.cgr", "no game"]),
+    ("json", ["json.cgr", "cannot read"]),
+    ("transcript", ["transcript.cgr", "cannot read"]),
+    ("cut_tag", ["cut_tag.cgr", "line 2"]),
+    ("cut_move", ["cut_move.cgr", "line 7", "C11-E"]),
+    ("cut_comment", ["cut_comment.cgr", "never closed"]),
+    ("bad_variant", ["bad_variant.cgr", "Hexchess"]),
+    ("folder", ["folder", "directory"]),
+    ("missing", ["missing.cgr"]),
+])
+def test_replay_refuses_what_is_not_a_game_record(files, name, needles) -> None:
+    assert_error(canter("replay", files[name]), USAGE, *needles)
+
+
+def test_replay_reads_stdin_bytes_that_are_not_text() -> None:
+    assert_error(canter("replay", "-", stdin=b"\xff\xfe\x00junk\n"), USAGE, "not UTF-8")
+
+
+def test_replay_names_a_tri_camelot_cell_in_a_camelot_game(files) -> None:
+    done = canter("replay", files["tri_cells"])
+    no_traceback(done)
+    assert done.returncode == FAILURE
+    assert "game 1: INVALID at ply 3" in done.stderr and "E16" in done.stderr
+
+
+def test_replay_goes_on_after_an_unreadable_file(files) -> None:
+    done = canter("replay", files["latin1"], files["game"])
+    line = assert_error(done, USAGE, "latin1.cgr")
+    assert "game.cgr: game 1:" in done.stdout, line
+
+
+# ---------------------------------------------------------------- canter show
+
+@pytest.mark.parametrize("name, needles", [
+    ("latin1", ["latin1.cgr", "not UTF-8"]),
+    ("random", ["random.cgr", "not UTF-8"]),
+    ("empty", ["empty.cgr", "no game"]),
+    ("json", ["json.cgr", "not a game-record file"]),
+    ("transcript", ["transcript.cgr"]),
+    ("cut_tag", ["cut_tag.cgr", "tag"]),
+    ("tri_cells", ["tri_cells.cgr", "E16"]),
+    ("bad_variant", ["Hexchess"]),
+    ("folder", ["folder", "not a game-record file"]),
+    ("missing", ["missing.cgr", "no such file"]),
+])
+def test_show_refuses_what_is_not_a_game_record(files, name, needles) -> None:
+    assert_error(canter("show", files[name]), USAGE, *needles)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--ply", "5"], ["--ply", "4 plies", "-4..4"]),
+    (["--ply", "-5"], ["--ply", "-5"]),
+    (["--ply", "99999999999999999999999"], ["--ply"]),
+    (["--game", "2"], ["--game", "1 game,", "not 2"]),
+    (["--game", "0"], ["--game"]),
+    (["--game", "99999999999999999999999"], ["--game"]),
+    (["--move", "Z99-Z100"], ["--move", "Z99"]),
+    (["--move", "E16-F17"], ["--move", "E16"]),
+])
+def test_show_refuses_numbers_and_moves_out_of_range(files, args, needles) -> None:
+    assert_error(canter("show", files["game"], *args), USAGE, *needles)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--variant", "hexchess"], ["--variant", "hexchess"]),
+    (["--ply", "1"], ["--ply", "0 is the only ply"]),
+    ([CAMELOT_WITH_TRI_PLACEMENT], ["position string"]),
+    (["camelot", "2/8", "w"], ["position", "8 fields"]),
+])
+def test_show_refuses_bad_positions(args, needles) -> None:
+    assert_error(canter("show", *args), USAGE, *needles)
+
+
+@pytest.mark.parametrize("option, target, needles", [
+    ("--svg", "nowhere", ["--svg", "does not exist"]),
+    ("--svg", "folder", ["--svg", "is a folder"]),
+    ("--svg", "under_file", ["--svg", "is a file, not a folder"]),
+    ("--html", "nowhere", ["--html", "does not exist"]),
+    ("--html", "folder", ["--html", "is a folder"]),
+    ("--svg-dir", "game", ["--svg-dir", "is a file, not a folder"]),
+    ("--svg-dir", "under_file", ["--svg-dir", "is a file, not a folder"]),
+])
+def test_show_checks_its_outputs(files, option, target, needles) -> None:
+    assert_error(canter("show", files["game"], option, files[target]), USAGE, *needles)
+
+
+def test_show_checks_every_output_before_writing_any(files, tmp_path) -> None:
+    pictures = tmp_path / "pictures"
+    done = canter("show", files["game"], "--svg-dir", str(pictures), "--html", "")
+    assert_error(done, USAGE, "--html", "empty")
+    assert not pictures.exists()
+    # a bad source is found before anything is written, too
+    done = canter("show", files["latin1"], "--svg-dir", str(pictures / "frames"))
+    assert_error(done, USAGE, "not UTF-8")
+    assert not pictures.exists()
+
+
+def test_show_replaces_an_old_picture_whole_and_leaves_no_temporary(files, tmp_path) -> None:
+    out = tmp_path / "board.svg"
+    out.write_text("old picture " * 10_000)
+    out.chmod(0o640)
+    done = canter("show", files["game"], "--svg", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("<svg") or text.startswith("<?xml"), text[:40]
+    assert "old picture" not in text
+    assert out.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg"]
+
+
+# ---------------------------------------------------------------- canter play
+
+@pytest.mark.parametrize("name, needles", [
+    ("latin1", ["--load", "latin1.cgr", "not UTF-8"]),
+    ("random", ["--load", "not UTF-8"]),
+    ("empty", ["--load", "no game"]),
+    ("json", ["--load", "not a game-record file"]),
+    ("transcript", ["--load", "transcript.cgr"]),
+    ("cut_tag", ["--load", "tag"]),
+    ("tri_cells", ["--load", "E16"]),
+    ("folder", ["--load", "folder"]),
+    ("missing", ["--load", "No such file"]),
+])
+def test_play_refuses_a_bad_record_to_load(files, name, needles) -> None:
+    assert_error(canter("play", "--load", files[name], stdin=""), USAGE, *needles)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--position", "camelot 2/8 w"], ["--position", "8 fields"]),
+    (["--position", CAMELOT_WITH_TRI_PLACEMENT], ["--position"]),
+    (["--variant", "hexchess"], ["--variant", "hexchess"]),
+    (["--human", "purple"], ["purple"]),
+    (["--clock", "abc"], ["clock", "abc"]),
+    (["--clock", "0"], ["clock"]),
+    (["--clock", "99999999"], ["clock", "at most"]),
+    (["--depth", "0"], ["--depth"]),
+    (["--depth", "99999999999999999999"], ["--depth"]),
+    (["--nodes", "0"], ["--nodes"]),
+    (["--nodes", "99999999999999999999"], ["--nodes"]),
+    (["--movetime", "nan"], ["--movetime", "finite"]),
+    (["--movetime", "1e400"], ["--movetime", "finite"]),
+    (["--movetime", "0"], ["--movetime"]),
+    (["--setoption", "Skill Level"], ["--setoption", "NAME=VALUE"]),
+    (["--setoption", "Rule Repetition=maybe"], ["--setoption", "maybe"]),
+    (["--engine", ""], ["--engine", "empty"]),
+    (["--engine", "'unclosed"], ["--engine", "quotation"]),
+])
+def test_play_refuses_bad_options(files, args, needles) -> None:
+    assert_error(canter("play", *args, stdin=""), USAGE, *needles)
+
+
+def test_play_refuses_position_and_load_together(files) -> None:
+    done = canter("play", "--load", files["game"], "--position", TRI_START, stdin="")
+    assert_error(done, USAGE, "--position", "--load")
+
+
+@pytest.mark.parametrize("target, needles", [
+    ("nowhere", ["--save", "does not exist"]),
+    ("folder", ["--save", "is a folder"]),
+    ("under_file", ["--save", "is a file, not a folder"]),
+])
+def test_play_checks_the_save_file_before_the_game(files, target, needles) -> None:
+    done = canter("play", "--human", "all", "--save", files[target], stdin="C6-E8\n")
+    assert_error(done, USAGE, *needles)
+    assert "white>" not in done.stdout
+
+
+@pytest.mark.parametrize("engine, needles", [
+    ("/no/such/engine --flag", ["could not be started", "/no/such/engine"]),
+    (EXITS_AT_ONCE, ["died"]),
+])
+def test_play_starts_the_engine_before_the_first_prompt(engine, needles) -> None:
+    # White is typed, Black is the engine's: the engine is wanted, and found wanting, at once
+    done = canter("play", "--human", "white", "--engine", engine, stdin="C6-E8\n")
+    assert_error(done, FAILURE, *needles)
+    assert "white>" not in done.stdout
+
+
+def test_play_sets_the_options_before_the_first_prompt() -> None:
+    done = canter("play", "--human", "white", "--setoption", "No Such Option=1",
+                  stdin="C6-E8\n")
+    assert_error(done, FAILURE, "No Such Option")
+    assert "white>" not in done.stdout
+
+
+def test_play_starts_a_given_engine_even_when_people_play_every_seat() -> None:
+    done = canter("play", "--human", "all", "--engine", "/no/such/engine", stdin="quit\n")
+    assert_error(done, FAILURE, "/no/such/engine")
+
+
+@pytest.mark.slow
+def test_play_gives_up_on_an_engine_that_never_answers() -> None:
+    started = time.monotonic()
+    done = canter("play", "--human", "white", "--engine", NEVER_ANSWERS, stdin="C6-E8\n")
+    assert_error(done, FAILURE, "stalled")
+    assert time.monotonic() - started < 30
+
+
+def test_play_save_replaces_an_old_record_whole(tmp_path) -> None:
+    out = tmp_path / "game.cgr"
+    out.write_text("an old game " * 5000)
+    done = canter("play", "--human", "all", "--save", str(out), stdin="C6-E8\nquit\n")
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "an old game" not in text and "1. C6-E8" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.cgr"]
+
+
+# ---------------------------------------------------------------- canter transcript run
+
+@pytest.mark.parametrize("args, status, needles", [
+    (["missing"], USAGE, ["does not exist"]),
+    (["folder"], USAGE, ["no *.txt transcripts"]),
+    (["--engine", "", HANDSHAKE], USAGE, ["--engine", "empty"]),
+    (["--engine", "'unclosed", HANDSHAKE], USAGE, ["--engine", "quotation"]),
+    (["--timeout", "nan", HANDSHAKE], USAGE, ["--timeout", "finite"]),
+    (["--timeout", "inf", HANDSHAKE], USAGE, ["--timeout", "finite"]),
+    (["--timeout", "0", HANDSHAKE], USAGE, ["--timeout", "more than 0"]),
+    (["--tail", "-1", HANDSHAKE], USAGE, ["--tail"]),
+    (["--engine", "/no/such/engine", HANDSHAKE, HANDSHAKE], FAILURE,
+     ["cannot start the engine", "/no/such/engine", "No such file"]),
+])
+def test_transcript_run_refuses_bad_arguments(files, args, status, needles) -> None:
+    args = [files.get(a, a) if a in ("missing", "folder") else a for a in args]
+    assert_error(canter("transcript", "run", *args), status, *needles)
+
+
+@pytest.mark.parametrize("name, needle", [
+    ("latin1", "not UTF-8 text"),
+    ("random", "not UTF-8 text"),
+    ("empty", "no steps"),
+    ("json", "unknown tag"),
+    ("game", "unknown tag '[Event'"),
+])
+def test_transcript_run_fails_a_file_that_is_not_a_transcript(files, name, needle) -> None:
+    done = canter("transcript", "run", "--engine", SCRIPTED, files[name])
+    no_traceback(done)
+    assert done.returncode == FAILURE, done.stdout + done.stderr
+    assert f"FAIL {files[name]}" in done.stdout
+    assert needle in done.stdout and "cannot read the transcript" in done.stdout
+    assert done.stdout.splitlines()[-1] == "0 passed, 1 failed"
+
+
+@pytest.mark.parametrize("engine, needle", [
+    (EXITS_AT_ONCE, "no longer reads its input"),
+    (NEVER_ANSWERS, "nothing within 0.5 s"),
+])
+def test_transcript_run_fails_an_engine_that_exits_or_never_answers(engine, needle) -> None:
+    started = time.monotonic()
+    done = canter("transcript", "run", "--timeout", "0.5", "--engine", engine, HANDSHAKE)
+    no_traceback(done)
+    assert done.returncode == FAILURE
+    assert needle in done.stdout, done.stdout
+    assert time.monotonic() - started < 20
+
+
+# ---------------------------------------------------------------- canter transcript record
+
+@pytest.mark.parametrize("target, needles", [
+    ("nowhere", ["--output", "does not exist"]),
+    ("folder", ["--output", "is a folder"]),
+    ("under_file", ["--output", "is a file, not a folder"]),
+    ("", ["--output", "empty"]),
+])
+def test_transcript_record_checks_its_output_before_the_session(files, target, needles):
+    started = time.monotonic()
+    # the engine never answers: a check made after the session would take its timeout
+    done = canter("transcript", "record", "-q", "--timeout", "30", "--engine", NEVER_ANSWERS,
+                  "-o", files.get(target, target), stdin="uci\n")
+    assert_error(done, USAGE, *needles)
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--settle", "-1"], ["--settle", "at least 0"]),
+    (["--settle", "nan"], ["--settle", "finite"]),
+    (["--timeout", "1e400"], ["--timeout", "finite"]),
+    (["--engine", "'unclosed"], ["--engine", "quotation"]),
+])
+def test_transcript_record_refuses_bad_numbers(tmp_path, args, needles) -> None:
+    done = canter("transcript", "record", "-q", *args, "-o", str(tmp_path / "t.txt"),
+                  stdin="uci\n")
+    assert_error(done, USAGE, *needles)
+
+
+@pytest.mark.parametrize("engine, needles", [
+    ("/no/such/engine", ["cannot start the engine", "No such file"]),
+    # `true` is gone long before the second line: a Python engine might still be starting
+    (shutil.which("true") or "true", ["exited without saying anything", "not sent"]),
+    (NEVER_ANSWERS, ["never answered", "2 lines"]),
+])
+def test_transcript_record_keeps_the_old_file_when_nothing_was_recorded(tmp_path, engine,
+                                                                        needles) -> None:
+    out = tmp_path / "t.txt"
+    out.write_text("> uci\n< uciok\n")
+    done = canter("transcript", "record", "-q", "--settle", "0.5", "--timeout", "0.5",
+                  "--engine", engine, "-o", str(out), stdin="uci\nisready\n")
+    assert_error(done, FAILURE, *needles)
+    assert out.read_text() == "> uci\n< uciok\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
+
+
+def test_transcript_record_refuses_input_that_is_not_text(tmp_path) -> None:
+    out = tmp_path / "t.txt"
+    done = canter("transcript", "record", "-q", "--settle", "0.05", "--engine", SCRIPTED,
+                  "-o", str(out), stdin=b"uci\n\xff\xfeisready\n")
+    assert_error(done, FAILURE, "input line 2", "not UTF-8")
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------- canter perft and bench
+
+@pytest.mark.parametrize("args, needles", [
+    (["-1"], ["DEPTH"]),
+    (["21"], ["DEPTH"]),
+    (["99999999999999999999"], ["DEPTH"]),
+    (["x"], ["DEPTH"]),
+    (["1", "--variant", "hexchess"], ["--variant", "hexchess"]),
+    (["1", "--position", ""], ["--position", "empty"]),
+    (["1", "--position", "camelot 2/8 w"], ["--position", "8 fields"]),
+    (["1", "--position", CAMELOT_WITH_TRI_PLACEMENT], ["--position"]),
+    (["1", "--position", TRI_START[:-4]], ["--position"]),
+    (["1", "--moves", "E16-F17"], ["--moves", "E16"]),
+    (["1", "--moves", "C6-E8 Z1"], ["--moves", "Z1"]),
+    (["1", "--moves", "D6-D9"], ["--moves", "illegal move D6-D9"]),
+    (["1", "--variant", "tri-camelot", "--moves", "C6-B5"], ["--moves", "B5"]),
+])
+def test_perft_refuses_bad_input(args, needles) -> None:
+    assert_error(canter("perft", *args), USAGE, *needles)
+
+
+@pytest.mark.parametrize("depth", ["0", "65", "x", "99999999999999999999"])
+def test_bench_refuses_a_bad_depth(depth) -> None:
+    assert_error(canter("bench", "--depth", depth), USAGE, "--depth")
+
+
+# ---------------------------------------------------------------- canter compliance
+
+def _compliance(*args: str) -> tuple[float, object]:
+    started = time.monotonic()
+    done = canter("compliance", *args)
+    return time.monotonic() - started, done
+
+
+@pytest.mark.parametrize("engine, detail, why", [
+    ("/no/such/engine", "cannot start the engine", "the engine cannot be started"),
+    (EXITS_AT_ONCE, "EngineDied", "the handshake failed"),
+    (NEVER_ANSWERS, "EngineStalled", "the handshake failed"),
+])
+def test_compliance_stops_after_a_failed_handshake(engine, detail, why) -> None:
+    took, done = _compliance("--timeout", "0.5", engine)
+    no_traceback(done)
+    assert done.returncode == FAILURE
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("FAIL  handshake") and detail in lines[0], done.stdout
+    assert lines[1] == f"SKIP  26 remaining steps ({why})", done.stdout
+    assert lines[2] == "0 passed, 1 failed: handshake, 26 not run", done.stdout
+    assert len(lines) == 3
+    assert took < 20  # not 27 timeouts
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--timeout", "-1", "true"], ["--timeout", "more than 0"]),
+    (["--timeout", "nan", "true"], ["--timeout"]),
+    (["--timeout", "inf", "true"], ["--timeout"]),
+    (["--timeout", "0", "true"], ["--timeout"]),
+    (["--dir", "/no/such/folder", "true"], ["--dir", "/no/such/folder", "does not exist"]),
+    ([""], ["COMMAND", "empty"]),
+    (["'python -m canter"], ["COMMAND", "quotation"]),
+])
+def test_compliance_refuses_bad_arguments(args, needles) -> None:
+    took, done = _compliance(*args)
+    assert_error(done, USAGE, *needles)
+
+
+def test_compliance_dir_that_is_a_file(files) -> None:
+    took, done = _compliance("--dir", files["game"], "true")
+    assert_error(done, USAGE, "--dir", "is a file")
+
+
+def test_no_stray_temporary_files_were_left_in_the_project() -> None:
+    leftovers = [name for name in os.listdir(ROOT) if name.startswith(".canter-")]
+    assert leftovers == []
