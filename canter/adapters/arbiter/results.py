@@ -1,19 +1,34 @@
 """The results of a run: the game-record file (appended one finished game at a time, the
-run's journal) and the tally the statistics are computed from.
+run's journal), the other files a run writes, and the tally the statistics are computed
+from.
 
-Nothing is lost: each game is written with one `write` on a file opened for appending,
-flushed and fsynced before the next is started. A run killed while writing leaves at most
-one cut-off game at the end; reading for a resume drops it (the file is truncated back to
-the end of the last complete game) and that game is played again.
+Nothing is lost, and no file that is not the run's own is touched:
+- each game is written with one `write` on a file opened for appending, flushed and fsynced
+  before the next is started. A run killed while writing leaves at most one cut-off game at
+  the end; reading for a resume sets it aside in a side file (FILE.cut-off) and that game is
+  played again.
+- a file is resumed only if it is made of the arbiter's game records; anything else (notes,
+  JSON, binary, another encoding, damage before the last game) is refused, byte for byte
+  as it was.
+- the summary is written to a temporary file in the target's folder and renamed over it, so
+  the target holds either the old summary or the new one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: runs are not locked against each other
+    fcntl = None  # type: ignore[assignment]
 
 from canter.adapters.arbiter.schedule import Job
 from canter.adapters.arbiter.stats import (
@@ -22,87 +37,256 @@ from canter.adapters.arbiter.stats import (
     pentanomial,
     two_seat_stats,
 )
-from canter.adapters.records.format import GameRecord, RecordError, read_games, write_game
+from canter.adapters.files import OutputPathError, check_output_file, replace_file, write_all
+from canter.adapters.records.format import (
+    GameRecord,
+    RecordError,
+    decode_records,
+    read_games,
+    write_game,
+)
 
 
 class ResumeError(ValueError):
-    """The output file does not belong to this run."""
+    """The output file is not this run's to append to: not a game-record file, damaged, or
+    (see Arbiter.load) from another run."""
+
+
+class OutputError(ValueError):
+    """An output path that cannot be written; the message names the option and the path."""
+
+
+# Every record the arbiter writes starts with this line (write_game puts Event first), and
+# nothing else in a record starts a line with it: tag values and comments stay on one line.
+RECORD_START = '[Event "'
+_RECORD_START_RE = re.compile(r"^\[Event \"", re.MULTILINE)
+NOT_RECORDS = "not a game-record file of canter's arbiter"
+ADVICE = "give another --pgn file"
+
+
+@dataclass
+class Contents:
+    """What a game-record file holds: its complete games, the bytes they take, and a
+    cut-off game after them (empty if none)."""
+
+    games: list[GameRecord]
+    kept: int
+    tail: bytes = b""
 
 
 class ResultsFile:
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._held: int | None = None  # the descriptor holding the run's lock on the file
+        self._made = False
+
+    def hold(self) -> None:
+        """Lock the file for this run (an advisory lock, released when the run ends or
+        dies): a second run on the same file at once would write its games twice, or
+        take a game the first is writing for a cut-off one and set it aside. ResumeError
+        if another run holds it."""
+        made = not os.path.lexists(self.path)
+        fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise ResumeError(f"{self.path}: another run is writing to it; wait for it "
+                                  "to end, or use another output file") from None
+        self._held, self._made = fd, made
+
+    def release(self) -> None:
+        """Unlock; a file this run made and wrote nothing to is removed again."""
+        if self._held is None:
+            return
+        try:
+            if self._made and os.fstat(self._held).st_size == 0:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+        finally:
+            os.close(self._held)
+            self._held = None
+
+    def read(self) -> Contents:
+        """The file's complete games and its cut-off last game, if any; the file is not
+        changed. ResumeError if it is not the arbiter's game records, or is damaged
+        anywhere but in a cut-off last game."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return Contents([], 0)
+        except OSError as exc:
+            raise ResumeError(f"{self.path}: cannot be read ({exc.strerror})") from None
+        return parse_contents(data, self.path)
+
+    def set_aside(self, contents: Contents) -> str:
+        """Move the cut-off game `read` found into a side file next to this one (never
+        over an existing file), then cut it from this file. Returns the side file's path.
+        Killed in between, the next run finds the game again and sets it aside again: a
+        copy too many, never one too few."""
+        size = os.path.getsize(self.path)
+        if size != contents.kept + len(contents.tail):
+            raise ResumeError(f"{self.path} changed while it was being read; try again")
+        side = self._side_path()
+        fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            write_all(fd, contents.tail)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fd = os.open(self.path, os.O_WRONLY)
+        try:
+            os.ftruncate(fd, contents.kept)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return side
+
+    def _side_path(self) -> str:
+        side = f"{self.path}.cut-off"
+        n = 2
+        while os.path.lexists(side):
+            side = f"{self.path}.cut-off.{n}"
+            n += 1
+        return side
 
     def load(self) -> tuple[list[GameRecord], int]:
         """The complete games in the file, and how many bytes of a cut-off game at its
-        end were dropped (the file is truncated to its last complete game)."""
-        if not os.path.exists(self.path):
-            return [], 0
-        with open(self.path, "rb") as f:
-            data = f.read()
-        text = data.decode("utf-8", errors="replace")
-        games, cut = _complete_prefix(text, self.path)
-        kept_bytes = len(text[:cut].encode("utf-8"))
-        dropped = len(data) - kept_bytes
-        if dropped:
-            with open(self.path, "r+b") as f:
-                f.truncate(kept_bytes)
-        return games, dropped
+        end were set aside (in `self.side`)."""
+        contents = self.read()
+        self.side: str | None = None
+        if contents.tail:
+            self.side = self.set_aside(contents)
+        return contents.games, len(contents.tail)
 
     def append(self, record: GameRecord) -> None:
         data = write_game(record).encode("utf-8")
         with self._lock:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                view = memoryview(data)
-                while view:
-                    written = os.write(fd, view)
-                    view = view[written:]
+                write_all(fd, data)
                 os.fsync(fd)
             finally:
                 os.close(fd)
 
 
-def _offset_of_line(text: str, line: int) -> int:
-    if line <= 1:
-        return 0
-    offset = 0
-    for _ in range(line - 1):
-        nl = text.find("\n", offset)
-        if nl < 0:
-            return len(text)
-        offset = nl + 1
-    return offset
+def parse_contents(data: bytes, path: str) -> Contents:
+    """Split a game-record file into its complete games and a cut-off last game.
 
-
-def _complete_prefix(text: str, path: str) -> tuple[list[GameRecord], int]:
-    """The games of the longest prefix of `text` (cut at a line start) made of complete
-    games only, and the prefix's length. Only a cut-off last game may be dropped: damage
-    that would cost more than that is an error, never silently truncated."""
-    bad_line = None
+    The arbiter's records each start a line with `[Event "`; the text is cut there into
+    records. Every record but the last must be one complete game; the last is a complete
+    game or the beginning of one (a writer killed in mid-record). Anything else refuses
+    the whole file: either it is not the arbiter's (a file given by mistake) or it is
+    damaged in a way a cut-off game does not explain."""
+    if not data.strip():
+        return Contents([], len(data))  # empty: a file made ready for the run
     try:
-        games = list(read_games(text, allow_unterminated=True))
-        if not games or games[-1].result != "*":
-            return games, len(text)
-        bad_line = games[-1].line
+        text = decode_records(data, cut_off_ok=True)
     except RecordError as exc:
-        bad_line = exc.line
-    cut = _offset_of_line(text, bad_line + 1)
-    while cut > 0:
-        cut = text.rfind("\n", 0, cut - 1) + 1  # the start of the line before
+        raise ResumeError(f"{path}: {NOT_RECORDS} ({exc.message.split(':')[0]}); "
+                          f"{ADVICE}") from None
+    starts = [m.start() for m in _RECORD_START_RE.finditer(text)]
+    last_line = text.rpartition("\n")[2]
+    if last_line and RECORD_START.startswith(last_line):
+        starts.append(len(text) - len(last_line))  # a record cut off in its first tag
+    head = text[: starts[0]] if starts else text
+    if head.strip():
+        line = head.lstrip().split("\n", 1)[0]
+        shown = line if len(line) <= 40 else line[:37] + "..."
+        raise ResumeError(f"{path}: {NOT_RECORDS} (it starts with {ascii(shown)}, not a "
+                          f"game record's {RECORD_START}...); {ADVICE}")
+    games: list[GameRecord] = []
+    first_problem: str | None = None
+    tail_at: int | None = None
+    bounds = [*starts, len(text)]
+    for i, (begin, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        chunk = text[begin:end]
+        first_line = text.count("\n", 0, begin) + 1
         try:
-            games = list(read_games(text[:cut], allow_unterminated=True))
-        except RecordError:
-            continue
-        if games and games[-1].result == "*":
-            continue
-        if text[cut:].count("[Event ") > 1 or (text[cut:].count("[Round ") > 1):
-            break
-        return games, cut
-    raise ResumeError(
-        f"{path}: damaged at line {bad_line}, and not only in a cut-off last game; "
-        "repair it or use another output file")
+            found = list(read_games(chunk))
+            problem = (None if len(found) == 1
+                       else f"line {first_line}: more than one game in one record")
+        except RecordError as exc:
+            found, problem = [], f"line {exc.line + first_line - 1}: {exc.message}"
+        if problem is None:
+            game = found[0]
+            game.line += first_line - 1
+            game.move_lines = [n + first_line - 1 for n in game.move_lines]
+            games.append(game)
+        elif i == len(starts) - 1 and first_problem is None and _is_cut_off(chunk):
+            tail_at = begin
+        elif first_problem is None:
+            first_problem = problem
+    if first_problem is not None:
+        if not games:  # not one record of the arbiter's in it: a file given by mistake
+            raise ResumeError(f"{path}: {NOT_RECORDS} ({first_problem}); {ADVICE}")
+        raise ResumeError(
+            f"{path}: damaged at {first_problem}, and not only in a cut-off last game; "
+            "repair it or use another output file")
+    if tail_at is not None:
+        kept = len(text[:tail_at].encode("utf-8"))
+        return Contents(games, kept, data[kept:])
+    if len(text.encode("utf-8")) != len(data):
+        # a character cut in two after a complete game: no record ends that way
+        raise ResumeError(f"{path}: damaged at its end (bytes that are not UTF-8 text after "
+                          "the last game); repair it or use another output file")
+    return Contents(games, len(data))
+
+
+_PRINTABLE_RE = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f]*")
+
+
+def _is_cut_off(chunk: str) -> bool:
+    """Whether a record is the beginning of one game: its complete lines read as one game
+    without a result, and what follows them (a line cut before its end) is text."""
+    complete, _, rest = chunk.rpartition("\n")
+    if not _PRINTABLE_RE.fullmatch(rest):
+        return False
+    if not complete:
+        return True  # only the first line, cut: the chunk starts with [Event "
+    try:
+        found = list(read_games(complete + "\n", allow_unterminated=True))
+    except RecordError:
+        return False
+    return len(found) == 1 and found[0].result == "*"
+
+
+# ---------------------------------------------------------------- output paths
+
+
+def check_output_path(option: str, path: str, *, append: bool,
+                      regular: bool = True) -> None:
+    """Whether `path` can be written by the run, checked before any game (see
+    files.check_output_file). OutputError names the option, the path and the problem."""
+    try:
+        check_output_file(path, append=append, regular=regular)
+    except OutputPathError as exc:
+        raise OutputError(f"{option} {exc}") from None
+
+
+_SUMMARY_RE = re.compile(rb'\A\s*\{\s*"variant"\s*:\s*"[^"]*"\s*,\s*"seats"\s*:\s*\d')
+
+
+def check_summary_target(path: str) -> None:
+    """--json replaces its file: only an earlier summary (or an empty file) may be
+    replaced, never a file of the user's given by mistake."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"--json {path}: cannot be read ({exc.strerror})") from None
+    if head.strip() and not _SUMMARY_RE.match(head):
+        raise OutputError(f"--json {path}: exists and is not a summary written by canter's "
+                          "arbiter; it is left as it is: give another --json file")
+
+
+def write_summary(path: str, data: object) -> None:
+    replace_file(path, json.dumps(data, indent=2) + "\n")
 
 
 # ---------------------------------------------------------------- the tally

@@ -10,7 +10,7 @@ writes the file and the tally, so output is never interleaved.
 
 from __future__ import annotations
 
-import json
+import os
 import queue
 import shutil
 import threading
@@ -27,7 +27,7 @@ from canter.adapters.arbiter.game import (
     Settings,
     play_game,
 )
-from canter.adapters.arbiter.log import EngineLog
+from canter.adapters.arbiter.log import EngineLog, log_problem
 from canter.adapters.arbiter.openings import Opening
 from canter.adapters.arbiter.report import (
     final_table,
@@ -36,7 +36,15 @@ from canter.adapters.arbiter.report import (
     sprt_state,
     summary,
 )
-from canter.adapters.arbiter.results import ResultsFile, ResumeError, Tally
+from canter.adapters.arbiter.results import (
+    OutputError,
+    ResultsFile,
+    ResumeError,
+    Tally,
+    check_output_path,
+    check_summary_target,
+    write_summary,
+)
 from canter.adapters.arbiter.schedule import Job, game_key
 from canter.adapters.client.engine import EngineDied, EngineError
 from canter.adapters.records.format import GameRecord
@@ -52,7 +60,8 @@ def _isatty(out: TextIO) -> bool:
 
 
 class ArbiterError(Exception):
-    """A run that cannot start (an engine that does not start, a foreign output file)."""
+    """A run that cannot start (an engine that does not start, an output file that cannot
+    be written or is not the run's own), or an output file that failed in mid-run."""
 
 
 @dataclass
@@ -138,23 +147,23 @@ class Arbiter:
     # ------------------------------------------------------------ resume
 
     def load(self) -> int:
-        """Read the output file's games into the tally; returns how many."""
+        """Read the output file's games into the tally; returns how many. A cut-off game
+        at its end is set aside in a side file, once every game before it has been
+        checked (a refused file is left exactly as it was)."""
         if self.file is None:
             return 0
         try:
-            records, dropped = self.file.load()
+            contents = self.file.read()
         except ResumeError as exc:
-            raise ArbiterError(str(exc)) from None
-        if dropped:
-            self.say(f"Dropped a cut-off game at the end of {self.file.path} ({dropped} bytes);"
-                     " it will be played again")
+            raise ArbiterError(f"--pgn {exc}") from None
+        records = contents.games
         ignored = 0
         for record in records:
             try:
                 number = int(record.tags.get("Round", ""))
             except ValueError:
                 raise ArbiterError(
-                    f"{self.file.path}: game at line {record.line} has no game number "
+                    f"--pgn {self.file.path}: game at line {record.line} has no game number "
                     "(Round tag); is this file from another program?") from None
             job = self._jobs_by_number.get(number)
             if job is None:
@@ -163,14 +172,32 @@ class Arbiter:
             expected = [self.names[p] for p in job.players]
             if record.variant != self.config.settings.variant or record.players != expected:
                 raise ArbiterError(
-                    f"{self.file.path}: game {number} (line {record.line}) is "
+                    f"--pgn {self.file.path}: game {number} (line {record.line}) is "
                     f"{record.variant} {' vs '.join(record.players)}, but this run plays "
                     f"{self.config.settings.variant} {' vs '.join(expected)} as game "
                     f"{number}: use another output file for a different run")
             self._check_schedule(record, job, number)
             if number in self.tally.entries:
-                raise ArbiterError(f"{self.file.path}: game {number} appears twice")
-            self.tally.add(job, record)
+                raise ArbiterError(f"--pgn {self.file.path}: game {number} appears twice")
+            if record.result == "*":
+                raise ArbiterError(
+                    f"--pgn {self.file.path}: game {number} (line {record.line}) has no result "
+                    "('*'); the arbiter writes only finished games: is this file from "
+                    "another program?")
+            try:
+                self.tally.add(job, record)
+            except ValueError as exc:
+                raise ArbiterError(f"--pgn {self.file.path}: game {number} (line {record.line}): "
+                                   f"{exc}") from None
+        if contents.tail:
+            try:
+                side = self.file.set_aside(contents)
+            except (OSError, ResumeError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise ArbiterError(f"--pgn {self.file.path}: could not set aside the cut-off game "
+                                   f"at its end ({why}); nothing was changed") from None
+            self.say(f"Set aside a cut-off game at the end of {self.file.path} "
+                     f"({len(contents.tail)} bytes) in {side}; it will be played again")
         if ignored:
             self.say(f"{ignored} games in {self.file.path} lie beyond this run's schedule "
                      "and are not counted")
@@ -181,7 +208,7 @@ class Arbiter:
         opening, and (files written since the Schedule tag exists) the same key."""
         assert self.file is not None
         opening = self.config.openings[job.opening]
-        where = f"{self.file.path}: game {number} (line {record.line})"
+        where = f"--pgn {self.file.path}: game {number} (line {record.line})"
         advice = "use another output file for a different run, or the same command to resume"
         book = list(opening.moves)
         if record.start_position != opening.position or record.moves[:len(book)] != book:
@@ -199,6 +226,33 @@ class Arbiter:
 
     # ------------------------------------------------------------ the run
 
+    def check_outputs(self) -> None:
+        """Every output file can be written and is the run's own to write, checked before
+        any game: a bad path found after hours of games would lose their summary."""
+        cfg = self.config
+        outputs = [(option, path) for option, path in
+                   (("--pgn", cfg.pgn), ("--json", cfg.json_path), ("--log", cfg.log_path))
+                   if path is not None]
+        try:
+            for option, path in outputs:
+                check_output_path(option, path, append=option != "--json",
+                                  regular=option != "--log")
+            if cfg.json_path is not None:
+                check_summary_target(cfg.json_path)
+        except OutputError as exc:
+            raise ArbiterError(str(exc)) from None
+        if cfg.log_path is not None:
+            problem = log_problem(cfg.log_path)
+            if problem:
+                raise ArbiterError(f"--log {cfg.log_path}: {problem}")
+        seen: dict[str, str] = {}
+        for option, path in outputs:
+            real = os.path.realpath(path)
+            if real in seen:
+                raise ArbiterError(f"{seen[real]} and {option} name the same file {path}: "
+                                   "give each its own")
+            seen[real] = option
+
     def preflight(self, pool: EnginePool) -> None:
         """Start every engine once: a command that does not run or an option it does not
         have is the operator's mistake, reported before any game."""
@@ -214,6 +268,22 @@ class Arbiter:
                 raise ArbiterError(f"engine {player.name}: {exc}") from None
 
     def run(self) -> RunOutcome:
+        self.check_outputs()
+        if self.file is None:
+            return self._run()
+        try:
+            self.file.hold()
+        except ResumeError as exc:
+            raise ArbiterError(f"--pgn {exc}") from None
+        except OSError as exc:
+            raise ArbiterError(f"--pgn {self.file.path}: cannot be written ({exc.strerror})") \
+                from None
+        try:
+            return self._run()
+        finally:
+            self.file.release()
+
+    def _run(self) -> RunOutcome:
         cfg = self.config
         started = self._started = time.monotonic()
         resumed = self.load()
@@ -227,7 +297,11 @@ class Arbiter:
             self.say(f"SPRT already decided ({state.decision}); no more games")
             outcome.stopped_by_sprt = True
             pending = []
-        log = EngineLog(cfg.log_path) if cfg.log_path else None
+        try:
+            log = EngineLog(cfg.log_path) if cfg.log_path else None
+        except OSError as exc:
+            raise ArbiterError(f"--log {cfg.log_path}: cannot be written ({exc.strerror})") \
+                from None
         pools = [EnginePool(cfg.settings, self.registry, log)
                  for _ in range(min(cfg.concurrency, max(1, len(pending))))]
         jobs: queue.Queue[Job] = queue.Queue()
@@ -273,18 +347,20 @@ class Arbiter:
             self.registry.kill_all()
             for t in workers:
                 t.join(timeout=5.0)
-            # games that ended normally while the run was stopping still count
-            while True:
-                try:
-                    kind, payload = results.get_nowait()
-                except queue.Empty:
-                    break
-                if kind == "game":
-                    self._record(payload, outcome)  # type: ignore[arg-type]
-            for pool in pools:
-                pool.close()
-            if log is not None:
-                log.close()
+            try:
+                # games that ended normally while the run was stopping still count
+                while True:
+                    try:
+                        kind, payload = results.get_nowait()
+                    except queue.Empty:
+                        break
+                    if kind == "game":
+                        self._record(payload, outcome)  # type: ignore[arg-type]
+            finally:
+                for pool in pools:
+                    pool.close()
+                if log is not None:
+                    log.close()
         if self._bar_shown:  # leave the last state of the status line on the screen
             self._draw()
             assert cfg.out is not None
@@ -295,9 +371,12 @@ class Arbiter:
         if cfg.json_path:
             data = summary(self.tally, self.names, cfg.seats, total, cfg.settings.variant,
                            cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt)
-            with open(cfg.json_path, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=2)
-                f.write("\n")
+            try:
+                write_summary(cfg.json_path, data)
+            except OSError as exc:
+                saved = f"; the games are in {cfg.pgn}" if cfg.pgn else ""
+                raise ArbiterError(f"--json {cfg.json_path}: the summary could not be written "
+                                   f"({exc.strerror}){saved}") from None
         return outcome
 
     def _record(self, result: GameResult, outcome: RunOutcome) -> None:
@@ -306,7 +385,13 @@ class Arbiter:
             return
         result.record.tags["Schedule"] = self.keys[result.number]
         if self.file is not None:
-            self.file.append(result.record)
+            try:
+                self.file.append(result.record)
+            except OSError as exc:
+                raise ArbiterError(
+                    f"--pgn {self.file.path}: game {result.number} could not be written "
+                    f"({exc.strerror}); the games before it are saved: run the same command "
+                    "to resume once the file can be written") from None
         entry = self.tally.add(job, result.record)
         outcome.results.append(result)
         outcome.engine_time += result.engine_time

@@ -30,6 +30,7 @@ __all__ = [
     "SEAT_TAGS",
     "read_games",
     "read_games_file",
+    "decode_records",
     "write_game",
     "write_games",
     "parse_result",
@@ -578,9 +579,24 @@ def _finish(game: GameRecord, token: str, line: int) -> None:
     game.result = token
 
 
+def decode_records(data: bytes, *, cut_off_ok: bool = False) -> str:
+    """The text of a game-record file's bytes. Records are UTF-8 text: anything else (a
+    binary file, another encoding) is a RecordError naming the byte, never a
+    UnicodeDecodeError. With `cut_off_ok`, a character cut in two at the very end (a
+    writer killed in mid-record) is left out instead."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if cut_off_ok and exc.reason == "unexpected end of data" and exc.end == len(data):
+            return data[: exc.start].decode("utf-8")
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(
+            line, f"byte {exc.start} is not UTF-8 text: not a game-record file") from None
+
+
 def read_games_file(path: str, **kwargs: bool) -> list[GameRecord]:
-    with open(path, encoding="utf-8") as f:
-        return list(read_games(f.read(), **kwargs))
+    with open(path, "rb") as f:
+        return list(read_games(decode_records(f.read()), **kwargs))
 
 
 # ---------------------------------------------------------------- replaying
