@@ -56,7 +56,10 @@ def _unavailable(name: str) -> click.Command:
     return command
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True)
+# `-h` as well as `--help`, as most command-line tools (and cutechess-cli) accept; the
+# setting is inherited by every subcommand's context.
+@click.group(cls=LazyGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="canter")
 @click.pass_context
 def main(ctx: click.Context) -> None:

@@ -100,7 +100,7 @@ def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> 
     ]
     args = ["tournament", "--format", "gauntlet", "--st", "0.25", "--timemargin", "100",
             "--maxplies", "12", "--ready-timeout", "1", "--concurrency", "2",
-            "--pgn", str(pgn)]
+            "--openings", "none", "--pgn", str(pgn)]  # move counts below are from the start
     for e in engines:
         args += ["--engine", e]
     proc = run(*args, timeout=80)
@@ -158,7 +158,7 @@ def test_three_seat_resign_adjudication(tmp_path: Path) -> None:
     run("match", "--variant", "tri-camelot", "--engine", CANTER, "--engine", CANTER,
         "--engine", bad("--score", "-3000", name="gloomy"), "--games", "3", "--depth", "1",
         "--maxplies", "30", "--resign", "movecount=2 score=2000", "--concurrency", "3",
-        "--pgn", str(pgn))
+        "--openings", "none", "--pgn", str(pgn))  # the ply count below is from the start
     for game in by_round(pgn).values():
         seat = game.players.index("gloomy")
         assert game.tags["Termination"] == "adjudication", game.tags
@@ -215,12 +215,12 @@ def test_interrupted_match_resumes_without_loss_or_repeat(tmp_path: Path, sig: i
         assert "run the same command to resume" in out
     before = by_round(pgn)
     assert 2 <= len(before) < 6
-    # a writer killed in mid-game leaves a cut-off record: it must be dropped and replayed
+    # a writer killed in mid-game leaves a cut-off record: set aside and replayed
     with open(pgn, "a") as f:
         f.write('[Event "canter match"]\n[Site "?"]\n[Round "99"]\n\n1. C6-B5 D')
     proc2 = run(*args)
     assert f"Resuming: {len(before)} of 6" in proc2.stdout
-    assert "Dropped a cut-off game" in proc2.stdout
+    assert f"Set aside a cut-off game at the end of {pgn} (" in proc2.stdout
     after = by_round(pgn)
     assert sorted(after) == list(range(1, 7))
     for number, game in before.items():  # nothing rewritten
@@ -287,7 +287,7 @@ def test_engine_io_log(tmp_path: Path) -> None:
     run("match", "--engine", CANTER,
         "--engine", f"cmd={sys.executable} {FAKE} --stderr warming-up name=fake",
         "--games", "2", "--depth", "1", "--maxplies", "5", "--pgn", str(pgn),
-        "--log", str(log))
+        "--log", str(log), "--openings", "none")  # one go per move, no book moves
     lines = log.read_text().splitlines()
     fields = [line.split(" ", 6) for line in lines]
     assert all(len(f) == 7 and f[2] == "game" and f[5] in "<>!" for f in fields), lines[:5]
@@ -316,7 +316,7 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
         sys.executable,
         ["-m", "canter", "match", "--engine", CANTER, "--engine",
          bad("--illegal-at-go", "2", name="cheat"), "--games", "4", "--depth", "1",
-         "--maxplies", "3", "--pgn", str(pgn)],
+         "--maxplies", "3", "--openings", "none", "--pgn", str(pgn)],
         cwd=str(ROOT), encoding="utf-8", timeout=60, dimensions=(24, 120))
     child.expect(pexpect.EOF)
     out = child.before

@@ -4,18 +4,233 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from canter.adapters.arbiter.engines import EngineSpec, parse_engine_spec, unique_names
+from canter.adapters.arbiter.engines import (
+    EngineSpec,
+    Field,
+    parse_engine_spec,
+    parse_fields,
+    unique_names,
+)
 from canter.adapters.arbiter.tc import TimeControl
+from canter.adapters.params import Seconds
+
+if TYPE_CHECKING:
+    from canter.adapters.arbiter.game import Player
+    from canter.adapters.arbiter.openings import Opening
 
 SEATS = {"camelot": 2, "tri-camelot": 3}
+
+# --- cutechess-cli and fastchess spellings -------------------------------------------------
+# Every option also takes one dash (`-concurrency 2`, `-tc 40/60`), as cutechess-cli and
+# fastchess write theirs. These are the cutechess-cli names that differ from canter's:
+_RENAMED = {"-pgnout": "--pgn", "-srand": "--seed", "-tournament": "--format"}
+# Options whose value cutechess-cli writes as separate `key=value` words
+# (`-engine cmd=canter name=a`, `-draw movenumber=40 movecount=8 score=10`).
+_ENGINE_FIELDS = ("--engine", "--each")
+_WORD_LISTS = (*_ENGINE_FIELDS, "--draw", "--resign", "--sprt")
+# cutechess-cli / fastchess options canter has no counterpart for, with what to do instead.
+_UNSUPPORTED = {
+    "-maxmoves": "use --maxplies N (plies, not full moves)",
+    "-debug": "use --log FILE (every line exchanged with the engines)",
+    "-log": "use --log FILE (every line exchanged with the engines)",
+    "-noswap": "canter always plays each opening with every seat arrangement",
+    "-reverse": "canter always plays each opening with every seat arrangement",
+    "-epdout": "the game records (--pgn FILE) hold every position",
+    "-pgnin": "give the file as --openings FILE",
+    "-bookmode": "canter has no opening-book mode",
+    "-tb": "canter has no endgame tablebases",
+    "-tbpieces": "canter has no endgame tablebases",
+    "-tbignore50": "canter has no endgame tablebases",
+    "-ratinginterval": "the score is printed after every game",
+    "-outcomeinterval": "every game's result is printed",
+    "-wait": "canter starts the next game at once",
+    "-site": "use --event NAME",
+    "-resultformat": "canter has one result table",
+    "-crc": "canter does not check book checksums",
+    "-randomseed": "use --seed N with --opening-order random",
+    "-autosaveinterval": "the game records are written as each game ends",
+}
+_OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
+
+
+def _words(args: list[str], i: int) -> list[str]:
+    """The words after args[i] up to the next option (cutechess-cli's field lists)."""
+    j = i + 1
+    while j < len(args) and not _OPTION_LIKE.match(args[j]) and args[j] != "--":
+        j += 1
+    return args[i + 1 : j]
+
+
+def _count(word: str, args: list[str], i: int, ctx: click.Context | None) -> int:
+    value = args[i + 1] if i + 1 < len(args) else ""
+    if not value.isdigit() or int(value) < 1:
+        raise click.UsageError(f"{word} {value!r}: not a whole number of at least 1", ctx)
+    return int(value)
+
+
+def _openings_fields(words: list[str], ctx: click.Context | None) -> list[str]:
+    """cutechess-cli's `-openings file=F order=O format=X` (or just `-openings F`)."""
+    if len(words) == 1 and "=" not in words[0]:
+        return ["--openings", words[0]]
+    out: list[str] = []
+    for word in words:
+        key, eq, value = word.partition("=")
+        if key == "file" and eq:
+            out += ["--openings", value]
+        elif key == "order" and eq:
+            out += ["--opening-order", value]
+        elif key == "format" and eq:
+            pass  # canter tells its openings formats apart by their content
+        else:
+            raise click.UsageError(
+                f"-openings {word!r} is not supported (file=FILE [order=sequential|random] "
+                "[format=...]; canter plays every opening from its start point)", ctx)
+    if "--openings" not in out:
+        raise click.UsageError("-openings needs file=FILE", ctx)
+    return out
+
+
+def _pgnout_fields(words: list[str], ctx: click.Context | None) -> list[str]:
+    """cutechess-cli's `-pgnout FILE` or fastchess's `-pgnout file=FILE`."""
+    if not words:
+        raise click.UsageError("-pgnout needs a FILE", ctx)
+    first = words[0]
+    path = first[len("file="):] if first.startswith("file=") else first
+    if len(words) > 1 or not path:
+        extra = " ".join(words[1:]) or first
+        raise click.UsageError(
+            f"-pgnout {extra!r} is not supported (canter writes every game in full: "
+            "-pgnout FILE)", ctx)
+    return ["--pgn", path]
+
+
+def cutechess_args(args: list[str], command: click.Command,
+                   ctx: click.Context | None = None) -> list[str]:
+    """Rewrite cutechess-cli/fastchess spellings into canter's options (docs/arbiter.md,
+    "cutechess-cli and fastchess spellings"); canter's own spellings pass unchanged."""
+    params = command.get_params(ctx) if ctx is not None else command.params
+    options = [p for p in params if isinstance(p, click.Option)]
+    known = {name for p in options for name in p.opts}
+    takes_value = {name for p in options if not p.is_flag for name in p.opts}
+    out: list[str] = []
+    cc_games: int | None = None
+    cc_rounds: int | None = None
+    canter_count: str | None = None
+    repeat = False
+    fields_before = False  # the word before this one ended an engine's field list
+    i = 0
+    while i < len(args):
+        word = args[i]
+        after_fields, fields_before = fields_before, False
+        if word == "--":
+            out += args[i:]
+            break
+        if word.startswith("--"):
+            name = word.partition("=")[0]
+            if name in ("--games", "--rounds"):
+                canter_count = name
+            if "=" in word or name not in takes_value:
+                out.append(word)
+                i += 1
+            elif name in _WORD_LISTS:
+                words = _words(args, i)
+                if not words:
+                    raise click.UsageError(f"{name} needs key=value fields", ctx)
+                if len(words) > 1:
+                    # one field per word: quote each so the one-string parser reads it back
+                    joined = shlex.join(words) if name in _ENGINE_FIELDS else " ".join(words)
+                    out += [name, joined]
+                else:
+                    out += [name, *words]
+                i += 1 + len(words)
+                fields_before = name in _ENGINE_FIELDS
+            else:
+                out += args[i : i + 2]
+                i += 2
+            continue
+        if not _OPTION_LIKE.match(word) or word in known:
+            out.append(word)  # -h, or a stray word click will report
+            i += 1
+            continue
+        if word in _UNSUPPORTED:
+            raise click.UsageError(
+                f"{word} (cutechess-cli/fastchess) is not supported: {_UNSUPPORTED[word]}", ctx)
+        if word in ("-games", "-rounds"):
+            if word == "-games":
+                cc_games = _count(word, args, i, ctx)
+            else:
+                cc_rounds = _count(word, args, i, ctx)
+            i += 2
+        elif word == "-repeat":
+            # cutechess-cli's `-repeat [N]`: canter plays each opening with every seat
+            # arrangement anyway; a count other than 2 cannot be honoured
+            repeat = True
+            i += 1
+            if i < len(args) and args[i].isdigit():
+                if args[i] != "2":
+                    raise click.UsageError(
+                        f"-repeat {args[i]} is not supported: canter plays each opening once "
+                        "per seat arrangement", ctx)
+                i += 1
+        elif word == "-recover":
+            i += 1  # canter always starts a fresh process after a crash and plays on
+        elif word == "-openings" and "--openings" in known:
+            words = _words(args, i)
+            out += _openings_fields(words, ctx)
+            i += 1 + len(words)
+        elif word == "-pgnout" and "--pgn" in known:
+            words = _words(args, i)
+            out += _pgnout_fields(words, ctx)
+            i += 1 + len(words)
+        else:
+            target = _RENAMED.get(word, "-" + word)
+            if target not in known:
+                hint = (f" (an engine's command with options goes in one field, quoted: "
+                        f"\"cmd=python -m canter\", or add it with arg={word})"
+                        if after_fields else "")
+                raise click.UsageError(f"no such option: {word}{hint}", ctx)
+            args = [*args[:i], target, *args[i + 1 :]]
+    if cc_games is not None or cc_rounds is not None:
+        if canter_count is not None:
+            raise click.UsageError(
+                f"{canter_count} and cutechess-cli's -games/-rounds count games differently: "
+                "give one kind", ctx)
+        if repeat and cc_games is None:
+            # cutechess-cli's -repeat leaves the count at -rounds, fastchess's doubles it
+            raise click.UsageError("-repeat with -rounds: give -games 2 (or 1) as well, so the "
+                                   "number of games is -games x -rounds", ctx)
+        out += ["--games", str((cc_games or 1) * (cc_rounds or 1))]
+    return out
+
+
+class ArbiterCommand(click.Command):
+    """A click command that also reads cutechess-cli/fastchess spellings."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, cutechess_args(list(args), self, ctx))
+
+
+CUTECHESS_HELP = """\b
+cutechess-cli and fastchess spellings are accepted too:
+  one dash for every option (-concurrency 2, -tc 40/60+0.5, -variant, -event, -seeds)
+  -engine cmd=canter name=a option.Hash=16   fields as separate words (also --engine)
+  -each tc=40/60 option.Hash=16              fields for every engine
+  -games G -rounds R                         G x R games per encounter, as cutechess-cli
+  -pgnout FILE (or file=FILE)                --pgn FILE
+  -openings file=F [order=O] [format=X]      --openings F --opening-order O
+  -draw/-resign/-sprt key=value ...          the fields as separate words
+  -srand N, -tournament FORMAT               --seed N, --format FORMAT
+  -repeat, -recover                          what canter always does
+"""
 
 
 def _fields(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
@@ -43,9 +258,14 @@ def _fields(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
 
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.option("--engine", "engines", multiple=True, metavar="SPEC",
-                     help="An engine: 'cmd=COMMAND [name=N] [dir=D] [option.X=V] [tc=..] "
-                          "[st=S] [depth=D] [nodes=N] [timemargin=MS]' (repeat per engine)."),
+        click.option("--engine", "engines", multiple=True, metavar="FIELDS",
+                     help="An engine: 'cmd=COMMAND [name=N] [dir=D] [option.NAME=V] [tc=..] "
+                          "[st=S] [depth=D] [nodes=N] [timemargin=MS] [arg=WORD]', one "
+                          "string or one field per word (repeat per engine). An option name "
+                          "may contain spaces: option.Move Overhead=50."),
+        click.option("--each", "each", multiple=True, metavar="FIELDS",
+                     help="Fields for every engine (cutechess-cli's -each); an engine's own "
+                          "fields win."),
         click.option("--variant", type=click.Choice(sorted(SEATS)), default="camelot",
                      show_default=True, help="The game (tri-camelot: three seats)."),
         click.option("--tc", default=None, metavar="TC",
@@ -58,9 +278,11 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      metavar="MS", help="Milliseconds a search may overrun before losing on time."),
         click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
                      help="Games played at once."),
-        click.option("--openings", "openings_file", default=None, metavar="FILE",
-                     type=click.Path(exists=True, dir_okay=False),
-                     help="Start points: position strings or move sequences, one per line."),
+        click.option("--openings", "openings_file", default=None, metavar="FILE|none",
+                     help="Start points: position strings or move sequences, one per line. "
+                          "Default: the built-in book of the variant (Camelot 50 two-move "
+                          "starts, Tri-Camelot 100 three-move starts); 'none': the start "
+                          "position only."),
         click.option("--opening-order", type=click.Choice(["sequential", "random"]),
                      default="sequential", show_default=True),
         click.option("--seed", type=int, default=1, show_default=True,
@@ -97,19 +319,40 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _repeated_games(players: list[Player], openings: list[Opening],
+                    rounds: int) -> str | None:
+    """Why the run would play the same games again, if it would: limits without a clock
+    (depth, nodes) make a deterministic engine repeat itself, so an encounter needs a
+    distinct opening for every round it plays."""
+    if any(p.control.bounded for p in players):
+        return None
+    distinct = len({(o.position, o.moves) for o in openings})
+    if rounds <= distinct:
+        return None
+    return (f"{rounds} games per encounter and seat arrangement from {distinct} distinct "
+            f"opening{'s' if distinct != 1 else ''}, with depth/nodes limits and no clock: "
+            "deterministic engines will repeat games (give more --openings, or a clock)")
+
+
 def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], list],
          games: int | None, rounds: int | None, sprt_text: str | None) -> None:
     from canter.adapters.arbiter.game import Adjudication, Player, Settings
-    from canter.adapters.arbiter.openings import Opening, load_openings
+    from canter.adapters.arbiter.openings import Opening, load_book, load_openings
     from canter.adapters.arbiter.run import Arbiter, ArbiterError, RunConfig
     from canter.adapters.arbiter.schedule import arrangements, build_schedule
 
     variant = opts["variant"]
     seats = SEATS[variant]
+    each: list[Field] = []
+    for text in opts["each"]:
+        try:
+            each += parse_fields(text, "--each")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--each") from None
     specs: list[EngineSpec] = []
     for text in opts["engines"]:
         try:
-            specs.append(parse_engine_spec(text))
+            specs.append(parse_engine_spec(text, each))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--engine") from None
     try:
@@ -136,16 +379,29 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
     encounters = encounters_for(len(players), seats)
     per_block = len(arrangements(encounters[0], opts["all_orders"])) if encounters else 1
+    per = " per encounter" if kind == "tournament" else ""
+    if games is not None and rounds is not None and games != rounds * per_block:
+        raise click.UsageError(
+            f"--games {games} and --rounds {rounds} disagree: {rounds} rounds of {per_block} "
+            f"games (one opening, every seat arrangement) are {rounds * per_block} games{per}; "
+            "give one of them")
     if games is None:
         games = (rounds or 1) * per_block
 
-    if opts["openings_file"]:
-        try:
-            openings = load_openings(opts["openings_file"], variant)
-        except (OSError, ValueError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--openings") from None
+    source = opts["openings_file"]
+    if source is not None and not source.strip():
+        raise click.BadParameter("empty: give a FILE, or none for the start position only",
+                                 param_hint="--openings")
+    if source is not None and source.lower() == "none":
+        openings, used = [Opening(None)], "start position only"
     else:
-        openings = [Opening(None)]
+        try:
+            openings = (load_book(variant) if source is None
+                        else load_openings(source, variant))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--openings") from None
+        book = f"built-in {variant} book" if source is None else source
+        used = f"{book} ({len(openings)} opening{'s' if len(openings) != 1 else ''})"
     jobs = build_schedule(encounters, games, len(openings), opts["opening_order"],
                           opts["seed"], opts["all_orders"])
 
@@ -213,7 +469,10 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
                    f"({', '.join(p.name for p in players)}), {len(jobs)} games, "
-                   f"{' / '.join(tcs)}, concurrency {opts['concurrency']}")
+                   f"{' / '.join(tcs)}, concurrency {opts['concurrency']}, openings: {used}")
+        repeats = _repeated_games(players, openings, -(-games // per_block))
+        if repeats:
+            click.echo(f"Warning: {repeats}", err=True)
     arbiter = Arbiter(config)
 
     def interrupt(signum: int, frame: object) -> None:
@@ -234,17 +493,23 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         sys.exit(130)
 
 
-@click.command()
+@click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
 @common_options
+@click.option("--rounds", type=click.IntRange(1), default=None,
+              help="Openings to play, each with every seat arrangement (a round: 2 games "
+                   "for Camelot, 3 for Tri-Camelot, 6 with --all-orders). Default 1.")
 @click.option("--games", type=click.IntRange(1), default=None,
-              help="Games to play (default: one opening with every seat arrangement).")
+              help="Games to play (default: --rounds x the games of a round); given with "
+                   "--rounds, the two must agree.")
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
               help="Stop when the SPRT accepts H0 or H1 (two engines, two seats).")
-def match(games: int | None, sprt_text: str | None, **opts: Any) -> None:
+def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: Any) -> None:
     """Play a match: two engines (Camelot) or three (Tri-Camelot).
 
     Example: canter match --engine "cmd=canter" --engine "cmd=./other name=other"
     --games 100 --tc 40/60+0.5 --concurrency 2 --pgn games.pgn
+
+    Without --openings the games start from the variant's built-in book.
     """
     from canter.adapters.arbiter.schedule import round_robin
 
@@ -252,20 +517,23 @@ def match(games: int | None, sprt_text: str | None, **opts: Any) -> None:
     if len(opts["engines"]) != seats:
         raise click.UsageError(f"a {opts['variant']} match needs {seats} --engine options, "
                                f"not {len(opts['engines'])} (use 'canter tournament' for more)")
-    _run("match", opts, round_robin, games, None, sprt_text)
+    _run("match", opts, round_robin, games, rounds, sprt_text)
 
 
-@click.command()
+@click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
 @common_options
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]),
               default="round-robin", show_default=True)
-@click.option("--rounds", type=click.IntRange(1), default=1, show_default=True,
-              help="Openings per encounter; each is played with every seat arrangement.")
+@click.option("--rounds", type=click.IntRange(1), default=None,
+              help="Openings per encounter, each with every seat arrangement (a round: 2 "
+                   "games for Camelot, 3 for Tri-Camelot, 6 with --all-orders). Default 1.")
 @click.option("--games", type=click.IntRange(1), default=None,
-              help="Games per encounter (overrides --rounds).")
+              help="Games per encounter (default: --rounds x the games of a round); given "
+                   "with --rounds, the two must agree.")
 @click.option("--seeds", type=click.IntRange(1), default=1, show_default=True,
               help="Gauntlet: how many of the first engines run the gauntlet.")
-def tournament(fmt: str, rounds: int, games: int | None, seeds: int, **opts: Any) -> None:
+def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
+               **opts: Any) -> None:
     """Round-robin or gauntlet between engines, two or three seats per game.
 
     Round-robin: every pair (Camelot) or trio (Tri-Camelot) of engines meets. Gauntlet: the
@@ -292,18 +560,26 @@ def tournament(fmt: str, rounds: int, games: int | None, seeds: int, **opts: Any
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-@click.option("--timeout", type=float, default=5.0, show_default=True,
+@click.option("--timeout", type=Seconds(), default=5.0, show_default=True,
               help="Seconds allowed for each answer.")
-@click.option("--dir", "cwd", default=None, help="Working directory of the engine.")
+@click.option("--dir", "cwd", default=None,
+              type=click.Path(exists=True, file_okay=False, dir_okay=True),
+              help="Working directory of the engine.")
 def compliance(command: tuple[str, ...], timeout: float, cwd: str | None) -> None:
     """Check that ENGINE-COMMAND speaks the canter protocol (docs/protocol.md).
 
     Give the command as one quoted string or as words: canter compliance "python -m canter".
     Prints PASS/FAIL per step (with the engine's output on a failure); exit code 1 if any
     step failed. A command that cannot be started fails the handshake step and the other
-    steps are not run (counted as "not run"; exit code 1).
+    steps are not run (counted as "not run"; exit code 1); so does an engine that fails the
+    handshake (exits, or does not answer within --timeout).
     """
-    words = shlex.split(command[0]) if len(command) == 1 else list(command)
+    try:
+        words = shlex.split(command[0]) if len(command) == 1 else list(command)
+    except ValueError as exc:  # an unclosed quote
+        raise click.BadParameter(f"{command[0]!r}: {exc}", param_hint="COMMAND") from None
+    if not words or not words[0]:
+        raise click.BadParameter("the engine command is empty", param_hint="COMMAND")
     from canter.adapters.arbiter.compliance import Compliance
 
     checker = Compliance(words, timeout=timeout, cwd=cwd)

@@ -1,25 +1,41 @@
 """Engine specifications for `canter match` / `canter tournament`.
 
-`--engine` takes one string of `key=value` fields (cutechess-cli's `-engine`, in one
-argument):
+`--engine` takes `key=value` fields, as cutechess-cli's `-engine` does: either in one
+argument (`--engine "cmd=canter name=a"`), or, as cutechess-cli writes them, one field per
+word (`-engine cmd=canter name=a`; the command line joins those words with shlex quoting
+before they reach this module, so both forms parse alike):
 
     cmd=python -m canter name=canter-a dir=/tmp option.Hash=16 tc=40/60+0.5
 
-Keys: `cmd` (the command line; words after it that are not a known key belong to it, so it
-need not be quoted), `name`, `dir` (working directory), `option.NAME=VALUE` (a `setoption`;
-quote a name with spaces: `'option.Move Overhead=50'`), `tc`, `st`, `depth`, `nodes`
-(this engine's limits, overriding the match-wide ones), `timemargin` (ms), `arg=WORD`
-(one more command-line word). A string with no `key=` at all is just the command line.
+Keys: `cmd` (the command line; words after it that are not a field belong to it, so it
+need not be quoted), `name`, `dir` (working directory), `option.NAME=VALUE` (a
+`setoption`; NAME may contain spaces, `option.Move Overhead=50`: the name runs to the first
+`=`), `tc`, `st`, `depth`, `nodes` (this engine's limits, overriding the match-wide ones),
+`timemargin` (ms), `arg=WORD` (one more command-line word), `proto=uci` (accepted for
+cutechess-cli's sake: the arbiter always speaks the uci dialect). A string with no `key=`
+at all is just the command line. `--each` takes the same fields for every engine; an
+engine's own fields win (docs/arbiter.md).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
 from canter.adapters.arbiter.tc import TimeControl
 
-KEYS = ("cmd", "name", "dir", "tc", "st", "depth", "nodes", "timemargin", "arg")
+KEYS = ("cmd", "name", "dir", "tc", "st", "depth", "nodes", "timemargin", "arg", "proto")
+# cutechess-cli's engine fields that canter has no counterpart for: named in the error so a
+# user knows the field was recognised, not mistyped
+_CUTECHESS_ONLY = ("conf", "initstr", "restart", "trust", "whitepov", "ponder", "book",
+                   "bookdepth", "stderr", "tscale")
+# what looks like a field (`word=`) rather than a word of the command (`--flag=x`, `/a=b`)
+_FIELD_LIKE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*=")
+
+# A field: its key and the words of its value (a value continues over words that are not
+# fields, so `name=my engine` and `cmd=python -m canter` need no quotes).
+Field = tuple[str, list[str]]
 
 
 @dataclass
@@ -43,51 +59,105 @@ class EngineSpec:
         return tc.with_limits(movetime=self.movetime, depth=self.depth, nodes=self.nodes)
 
 
-def _key_of(word: str) -> str | None:
-    key, eq, _ = word.partition("=")
-    if not eq:
-        return None
-    if key in KEYS or (key.startswith("option.") and len(key) > len("option.")):
-        return key
-    return None
+def _unknown(word: str, where: str) -> ValueError:
+    key = word.partition("=")[0]
+    if key in _CUTECHESS_ONLY:
+        hint = "a cutechess-cli field canter does not support"
+    elif key.lower() in KEYS or key.lower().startswith("option."):
+        hint = f"keys are lower-case: {key.lower()}="
+    else:
+        hint = ("fields: cmd, name, dir, option.NAME, tc, st, depth, nodes, timemargin, arg; "
+                "an engine option is option.NAME=VALUE; quote the command if the word is "
+                "part of it")
+    return ValueError(f"{where}: unknown field {word!r} ({hint})")
 
 
-def parse_engine_spec(text: str) -> EngineSpec:
-    """Parse one `--engine` value; ValueError names what is wrong."""
+def parse_fields(text: str, what: str = "engine") -> list[Field]:
+    """Split one `--engine`/`--each` value into fields; ValueError names the field that
+    cannot be read. `what` names the option in messages."""
+    where = f"{what} {text!r}"
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise ValueError(f"engine {text!r}: {exc}") from None
+        raise ValueError(f"{where}: {exc}") from None
     if not words:
-        raise ValueError("empty --engine")
-    fields: list[tuple[str, list[str]]] = []
+        raise ValueError(f"empty {what}")
+    fields: list[Field] = []
+    pending: list[str] | None = None  # an option's name read so far, up to its `=`
     for word in words:
-        key = _key_of(word)
-        if key is not None:
-            fields.append((key, [word[len(key) + 1 :]]))
+        if pending is not None:
+            # `option.Three Seat Search=brs` arrives as three words: the name runs to the `=`
+            head, eq, value = word.partition("=")
+            pending.append(head)
+            if eq:
+                fields.append(_option_field(" ".join(pending), value, where))
+                pending = None
+            continue
+        key, eq, value = word.partition("=")
+        if key.startswith("option."):
+            if eq:
+                fields.append(_option_field(key[len("option."):], value, where))
+            else:
+                pending = [key[len("option."):]]
+        elif eq and key in KEYS:
+            fields.append((key, [value]))
+        elif eq and not key:
+            raise ValueError(f"{where}: {word!r} has no key before '='")
+        elif _FIELD_LIKE.match(word):
+            raise _unknown(word, where)
         elif fields:
             fields[-1][1].append(word)
         else:
             fields.append(("cmd", [word]))
-    command: list[str] = []
-    spec = EngineSpec(command=command)
+    if pending is not None:
+        name = " ".join(pending)
+        raise ValueError(f"{where}: 'option.{name}' has no '=VALUE' "
+                         "(an option is option.NAME=VALUE; its name runs to the '=')")
     seen: set[str] = set()
-    for key, values in fields:
-        if key in seen and key not in ("arg",) and not key.startswith("option."):
-            raise ValueError(f"engine {text!r}: {key}= given twice")
+    for key, _ in fields:
+        if key in seen and key != "arg" and not key.startswith("option."):
+            raise ValueError(f"{where}: {key}= given twice")
         seen.add(key)
-        value = " ".join(values)
+    return fields
+
+
+def _option_field(name: str, value: str, where: str) -> Field:
+    name = " ".join(name.split())
+    if not name:
+        raise ValueError(f"{where}: 'option.={value}' names no option (option.NAME=VALUE)")
+    return (f"option.{name}", [value])
+
+
+def merge_fields(each: list[Field], own: list[Field]) -> list[Field]:
+    """`--each` fields under an engine's own: a key the engine gives itself (one option
+    name, or all its `arg=` words together) replaces the shared one."""
+    keys = {key for key, _ in own}
+    return [f for f in each if f[0] not in keys] + own
+
+
+def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
+    """Build an engine from its fields; ValueError names a field whose value is wrong."""
+    command: list[str] = []
+    args: list[str] = []  # after the command's own words, wherever arg= stood
+    spec = EngineSpec(command=command)
+    for key, values in fields:
+        words = [w for w in values if w]
+        value = " ".join(words)
+        if not key.startswith("option.") and not value:
+            raise ValueError(f"{where}: {key}= needs a value")
         try:
             if key == "cmd":
                 # one quoted word holding a whole command line is split again
-                parts = values if len(values) > 1 else shlex.split(values[0])
-                command.extend(parts)
+                command.extend(words if len(words) > 1 else shlex.split(words[0]))
             elif key == "arg":
-                command.append(value)
+                args.append(value)
             elif key == "name":
                 spec.name = value
             elif key == "dir":
                 spec.cwd = value
+            elif key == "proto":
+                if value != "uci":
+                    raise ValueError("the arbiter speaks the uci dialect only (proto=uci)")
             elif key == "tc":
                 TimeControl.parse(value)
                 spec.tc = value
@@ -105,13 +175,23 @@ def parse_engine_spec(text: str) -> EngineSpec:
                     raise ValueError("nodes must be at least 1")
             elif key == "timemargin":
                 spec.timemargin = float(value) / 1000.0
+                if spec.timemargin < 0:
+                    raise ValueError("timemargin must be at least 0")
             else:
-                spec.options[key[len("option.") :]] = value
+                spec.options[key[len("option."):]] = value
         except ValueError as exc:
-            raise ValueError(f"engine {text!r}: {key}={value!r}: {exc}") from None
+            raise ValueError(f"{where}: {key}={value!r}: {exc}") from None
     if not command:
-        raise ValueError(f"engine {text!r}: no command (cmd=...)")
+        raise ValueError(f"{where}: no command (cmd=...)")
+    command.extend(args)
     return spec
+
+
+def parse_engine_spec(text: str, each: list[Field] | None = None) -> EngineSpec:
+    """Parse one `--engine` value, under the `--each` fields if given; ValueError names
+    what is wrong."""
+    own = parse_fields(text)
+    return spec_from_fields(merge_fields(each or [], own), f"engine {text!r}")
 
 
 def unique_names(specs: list[EngineSpec]) -> None:

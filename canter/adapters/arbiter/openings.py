@@ -5,6 +5,10 @@ either a position string (`camelot 2/8/... w 0,0 - - 0 0`, optionally followed b
 `moves M1 M2 ...`) or a sequence of moves from the variant's start (`D6-F8 H11-F9`; move
 numbers like `1.` are ignored). A file whose first non-blank line starts with `[` is read
 as game records (docs/game-records.md): each game's start position and moves.
+
+Each variant has a built-in book (`books/<variant>.txt`, installed with the package), used
+when a match is given no `--openings`: distinct short random starts, so that engines with
+deterministic limits do not play the same game over and over.
 """
 
 from __future__ import annotations
@@ -64,6 +68,10 @@ def _check(variant: str, position: str | None, moves: list[str], where: str) -> 
         try:
             move = parse_move(pos, text)
         except (NotationError, ValueError) as exc:
+            other = _other_variant(moves) if position is None and i == 1 else None
+            if other is not None:
+                raise ValueError(f"{where}: {' '.join(moves)} is a {other} opening, but the "
+                                 f"match plays {variant}") from None
             raise ValueError(f"{where}: move {i} ({text}): {exc}") from None
         canonical.append(format_move(pos.variant, move))
         pos.push(move)
@@ -72,6 +80,20 @@ def _check(variant: str, position: str | None, moves: list[str], where: str) -> 
     if position is not None and position.split() == Position.start(pos.variant).to_string().split():
         position = None  # the standard start: engines get `position startpos`
     return Opening(position, tuple(canonical), where)
+
+
+def _other_variant(moves: list[str]) -> str | None:
+    """The variant in whose start all of `moves` are legal, if any (a book of the other
+    game is a likely mistake, worth naming)."""
+    for name in VARIANT_NAMES:
+        pos = Position.start(get_variant(name))
+        try:
+            for text in moves:
+                pos.push(parse_move(pos, text))
+        except (NotationError, ValueError):
+            continue
+        return name
+    return None
 
 
 def parse_openings(text: str, variant: str, source: str = "openings") -> list[Opening]:
@@ -121,8 +143,33 @@ def _from_records(text: str, variant: str, source: str) -> list[Opening]:
 
 
 def load_openings(path: str, variant: str) -> list[Opening]:
-    with open(path, encoding="utf-8") as f:
-        return parse_openings(f.read(), variant, path)
+    """The openings of a file; ValueError names the file and what is wrong with it."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not an openings file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a UTF-8 text file (byte 0x{data[exc.start]:02x} at "
+                         f"offset {exc.start})") from None
+    if "\0" in text:
+        raise ValueError(f"{path}: a binary file, not an openings file")
+    return parse_openings(text, variant, path)
+
+
+def load_book(variant: str) -> list[Opening]:
+    """The built-in book of `variant`, installed with the package."""
+    from importlib.resources import files
+
+    name = f"{variant}.txt"
+    text = files("canter.adapters.arbiter").joinpath("books", name).read_text("utf-8")
+    return parse_openings(text, variant, f"built-in book {name}")
 
 
 def opening_order(count: int, blocks: int, order: str, seed: int) -> list[int]:

@@ -1,0 +1,177 @@
+"""Bad input to the arbiter's command line (`canter match`, `canter tournament`): engine
+fields that cannot be read, `--each` likewise, cutechess-cli/fastchess spellings canter
+cannot honour, `--rounds` against `--games`, and openings files that are missing, a
+directory, not UTF-8, binary, empty, or of the other game. Each is refused before any engine
+starts, with one error line naming the problem and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from badinput import USAGE, assert_error, canter
+
+E = "cmd=canter"
+TWO = ["--engine", E, "--engine", E, "--depth", "1"]
+THREE = ["--engine", E, "--engine", E, "--engine", E, "--depth", "1"]
+TRI_LINE = "G4-H3 C14-E16 H17-I18\n"
+CAMELOT_LINE = "E6-D5 I10-J10\n"
+TRI_POSITION = ("tri-camelot 4/1r1g1/1R2G1/1r1g1/1R2G1/Rr1gG/1r2g1/r3g/4/5/4/1b1/1bb1/bBb/BB/"
+                "3/2/1 b 0,0,0 - - 0 0\n")
+
+
+def _file(name: str, data: bytes) -> Callable[[Path], str]:
+    def make(tmp: Path) -> str:
+        path = tmp / name
+        path.write_bytes(data)
+        return str(path)
+    return make
+
+
+def _dir(tmp: Path) -> str:
+    (tmp / "book.d").mkdir()
+    return str(tmp / "book.d")
+
+
+OPENINGS: list[tuple[str, Callable[[Path], str], list[str], tuple[str, ...]]] = [
+    ("missing", lambda tmp: str(tmp / "nope.txt"), TWO, ("--openings", "nope.txt",
+                                                          "no such file")),
+    ("directory", _dir, TWO, ("book.d", "is a directory")),
+    ("latin-1", _file("l1.txt", "C6-B5 H11-F9 # caf\xe9\n".encode("latin-1")), TWO,
+     ("l1.txt", "not a UTF-8 text file", "0xe9")),
+    ("utf-16", _file("u16.txt", "C6-B5\n".encode("utf-16")), TWO,
+     ("u16.txt", "not a UTF-8 text file")),
+    ("binary", _file("b.bin", b"C6-B5\x00\x01\x02\n"), TWO, ("b.bin", "binary file")),
+    ("empty", _file("empty.txt", b""), TWO, ("empty.txt", "no openings")),
+    ("comments only", _file("c.txt", b"# nothing yet\n\n"), TWO, ("c.txt", "no openings")),
+    ("tri book for camelot", _file("t.txt", TRI_LINE.encode()), TWO,
+     ("t.txt line 1", "is a tri-camelot opening, but the match plays camelot")),
+    ("camelot book for tri", _file("c2.txt", CAMELOT_LINE.encode()),
+     ["--variant", "tri-camelot", *THREE],
+     ("c2.txt line 1", "is a camelot opening, but the match plays tri-camelot")),
+    ("tri position for camelot", _file("p.txt", TRI_POSITION.encode()), TWO,
+     ("p.txt line 1", "a tri-camelot position, but the match plays camelot")),
+    ("illegal second move", _file("i.txt", b"C6-B5\nC6-B5 C6-B5\n"), TWO,
+     ("i.txt line 2", "move 2 (C6-B5)")),
+    ("game record of the other game", _file("g.pgn", b'[Variant "Tri-Camelot"]\n\n'
+                                                     b"1. G4-H3 C14-E16 H17-I18 *\n"), TWO,
+     ("g.pgn game 1", "tri-camelot game, but the match plays camelot")),
+    ("empty name", lambda tmp: "", TWO, ("--openings", "empty: give a FILE, or none")),
+]
+
+
+@pytest.mark.parametrize(("make", "base", "needles"), [c[1:] for c in OPENINGS],
+                         ids=[c[0] for c in OPENINGS])
+def test_bad_openings_file(tmp_path: Path, make: Callable[[Path], str], base: list[str],
+                           needles: tuple[str, ...]) -> None:
+    path = make(tmp_path)
+    for spelling in (["--openings", path], ["-openings", f"file={path}"]):
+        assert_error(canter("match", *base, *spelling), USAGE, *needles)
+
+
+ENGINE_FIELDS = [
+    ("cmd=canter option.Three Seat Search", "--engine", "option.Three Seat Search",
+     "has no '=VALUE'"),
+    ("cmd=canter option.Hash", "--engine", "'option.Hash' has no '=VALUE'"),
+    ("cmd=canter Hash=16", "--engine", "unknown field 'Hash=16'", "option.NAME=VALUE"),
+    ("cmd=canter Name=a", "--engine", "unknown field 'Name=a'", "lower-case"),
+    ("cmd=canter conf=canter", "--engine", "'conf=canter'", "cutechess-cli field"),
+    ("cmd=canter name=", "--engine", "name= needs a value"),
+    ("cmd=canter tc=", "--engine", "tc= needs a value"),
+    ("cmd=canter =16", "--engine", "'=16' has no key"),
+    ("cmd=canter option.=16", "--engine", "names no option"),
+    ("cmd=canter proto=xboard", "--engine", "uci dialect only"),
+    ("cmd=canter 'name=a", "--engine", "No closing quotation"),
+    ("name=alone", "--engine", "no command (cmd=...)"),
+    ("cmd=canter depth=0", "--engine", "depth must be at least 1"),
+    ("cmd=canter nodes=many", "--engine", "nodes='many'"),
+    ("cmd=canter st=-1", "--engine", "st must be above 0"),
+    ("cmd=canter tc=40/", "--engine", "time control '40/'"),
+    ("cmd=canter timemargin=soon", "--engine", "timemargin='soon'"),
+    ("cmd=canter name=a name=b", "--engine", "name= given twice"),
+    ("", "--engine", "empty engine"),
+]
+
+
+@pytest.mark.parametrize(("field", "needles"), [(c[0], c[1:]) for c in ENGINE_FIELDS],
+                         ids=[c[0] or "empty" for c in ENGINE_FIELDS])
+def test_unreadable_engine_fields(field: str, needles: tuple[str, ...]) -> None:
+    assert_error(canter("match", "--engine", field, "--engine", E, "--depth", "1"),
+                 USAGE, *needles)
+
+
+EACH = [
+    (["--each", "Hash=16"], ("--each", "unknown field 'Hash=16'")),
+    (["--each", "option.Three Seat"], ("--each", "'option.Three Seat' has no '=VALUE'")),
+    (["--each", "depth=0"], ("depth must be at least 1",)),
+    (["--each", "tc=soon"], ("time control 'soon'",)),
+    (["--each", ""], ("--each", "empty --each")),
+    (["-each"], ("--each needs key=value fields",)),
+    (["--each", "name=x name=y"], ("--each", "name= given twice")),
+]
+
+
+@pytest.mark.parametrize(("args", "needles"), EACH, ids=[" ".join(c[0]) for c in EACH])
+def test_bad_each(args: list[str], needles: tuple[str, ...]) -> None:
+    assert_error(canter("match", *TWO, *args), USAGE, *needles)
+
+
+def test_each_without_a_command_for_an_engine() -> None:
+    assert_error(canter("match", "--engine", "name=a", "--engine", "name=b", "--each",
+                        "depth=1"), USAGE, "engine 'name=a'", "no command")
+
+
+CUTECHESS = [
+    ("match", ["-maxmoves", "100"], ("-maxmoves", "--maxplies")),
+    ("match", ["-noswap"], ("-noswap", "every seat arrangement")),
+    ("match", ["-tb", "/syzygy"], ("-tb", "tablebases")),
+    ("match", ["-debug"], ("-debug", "--log FILE")),
+    ("match", ["-frobnicate"], ("no such option: -frobnicate",)),
+    ("match", ["-tournament", "gauntlet"], ("no such option: -tournament",)),
+    ("tournament", ["-sprt", "elo0=0", "elo1=5"], ("no such option: -sprt",)),
+    ("match", ["-pgnout", "g.pgn", "min"], ("-pgnout 'min' is not supported",)),
+    ("match", ["-pgnout", "g.pgn", "fi"], ("-pgnout 'fi' is not supported",)),
+    ("match", ["-pgnout"], ("-pgnout needs a FILE",)),
+    ("match", ["-openings", "file=o.txt", "format=epd", "plies=8"], ("'plies=8'",)),
+    ("match", ["-openings", "order=random"], ("-openings needs file=FILE",)),
+    ("match", ["-repeat", "4"], ("-repeat 4 is not supported",)),
+    ("match", ["-rounds", "10", "-repeat"], ("-repeat with -rounds", "-games 2")),
+    ("match", ["-games", "ten"], ("-games 'ten'", "whole number")),
+    ("match", ["-rounds", "0"], ("-rounds '0'", "whole number")),
+    ("match", ["-games", "2", "--games", "4"], ("--games and cutechess-cli's -games/-rounds",)),
+    ("match", ["-rounds", "2", "--rounds", "4"], ("--rounds and cutechess-cli's",)),
+    ("match", ["-concurrency", "0"], ("--concurrency",)),
+    ("match", ["-variant", "chess"], ("--variant", "'chess'")),
+    ("match", ["-draw", "movecount=4"], ("--draw", "give movecount= and score=")),
+    ("match", ["-resign", "moves=4", "score=600"], ("--resign", "'moves=4'")),
+    ("match", ["-sprt", "elo0=0", "elo1=5", "model=normalized"], ("--sprt", "'model=normalized'")),
+    ("tournament", ["-tournament", "knockout"], ("--format", "'knockout'")),
+]
+
+
+@pytest.mark.parametrize(("command", "args", "needles"), CUTECHESS,
+                         ids=[f"{c[0]} {' '.join(c[1])}" for c in CUTECHESS])
+def test_cutechess_spellings_canter_cannot_honour(command: str, args: list[str],
+                                                  needles: tuple[str, ...]) -> None:
+    base = TWO if command == "match" else THREE
+    assert_error(canter(command, *base, *args), USAGE, *needles)
+
+
+def test_an_engine_command_split_over_words() -> None:
+    # cutechess-cli's form: each word is a field, so a command with options must be quoted
+    proc = canter("match", "-engine", "cmd=python", "-m", "canter", "-engine", E,
+                  "-depth", "1")
+    assert_error(proc, USAGE, "no such option: -m", "cmd=python -m canter", "arg=-m")
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_rounds_and_games_that_disagree(command: str) -> None:
+    base = TWO if command == "match" else THREE
+    assert_error(canter(command, *base, "--rounds", "3", "--games", "5"), USAGE,
+                 "--games 5 and --rounds 3 disagree", "6 games")
+    tri = ["--variant", "tri-camelot", *THREE] + (["--engine", E] if command != "match" else [])
+    assert_error(canter(command, *tri, "--rounds", "2", "--games", "4"), USAGE,
+                 "2 rounds of 3 games", "6 games")
+    assert_error(canter(command, *tri, "--all-orders", "--rounds", "2", "--games", "6"),
+                 USAGE, "2 rounds of 6 games", "12 games")
