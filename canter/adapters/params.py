@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # Longer than any wait a person or a test means; beyond it a time becomes `inf` or
 # overflows the clock functions.
@@ -38,3 +42,12 @@ class Seconds(click.ParamType):
         if seconds > MAX_SECONDS:
             self.fail(f"{value} seconds: at most {MAX_SECONDS:.0f}", param, ctx)
         return seconds
+
+
+def variant_option(help: str) -> Callable[[F], F]:
+    """`--variant NAME`, the same in every command: the games canter knows, listed from the
+    rules library (a new game appears in every command's help by itself), Camelot first."""
+    from canter.engine import VARIANT_NAMES
+
+    return click.option("--variant", type=click.Choice(VARIANT_NAMES), default=VARIANT_NAMES[0],
+                        show_default=True, help=help)

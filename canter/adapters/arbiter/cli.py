@@ -21,13 +21,19 @@ from canter.adapters.arbiter.engines import (
     unique_names,
 )
 from canter.adapters.arbiter.tc import TimeControl
-from canter.adapters.params import Seconds
+from canter.adapters.params import Seconds, variant_option
+from canter.adapters.text import count
 
 if TYPE_CHECKING:
     from canter.adapters.arbiter.game import Player
     from canter.adapters.arbiter.openings import Opening
 
-SEATS = {"camelot": 2, "tri-camelot": 3}
+
+
+def seats_of(variant: str) -> int:
+    from canter.engine import get_variant
+
+    return get_variant(variant).nseats
 
 # --- cutechess-cli and fastchess spellings -------------------------------------------------
 # Every option also takes one dash (`-concurrency 2`, `-tc 40/60`), as cutechess-cli and
@@ -266,8 +272,7 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--each", "each", multiple=True, metavar="FIELDS",
                      help="Fields for every engine (cutechess-cli's -each); an engine's own "
                           "fields win."),
-        click.option("--variant", type=click.Choice(sorted(SEATS)), default="camelot",
-                     show_default=True, help="The game (tri-camelot: three seats)."),
+        variant_option("The game; each has its number of seats (tri-camelot: three)."),
         click.option("--tc", default=None, metavar="TC",
                      help="Clock for every engine: MOVES/TIME+INC, TIME+INC (s or m:ss), inf."),
         click.option("--st", type=float, default=None, metavar="SECONDS",
@@ -342,7 +347,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     from canter.adapters.arbiter.schedule import arrangements, build_schedule
 
     variant = opts["variant"]
-    seats = SEATS[variant]
+    seats = seats_of(variant)
     each: list[Field] = []
     for text in opts["each"]:
         try:
@@ -468,7 +473,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
-                   f"({', '.join(p.name for p in players)}), {len(jobs)} games, "
+                   f"({', '.join(p.name for p in players)}), {count(len(jobs), 'game')}, "
                    f"{' / '.join(tcs)}, concurrency {opts['concurrency']}, openings: {used}")
         repeats = _repeated_games(players, openings, -(-games // per_block))
         if repeats:
@@ -513,7 +518,7 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
     """
     from canter.adapters.arbiter.schedule import round_robin
 
-    seats = SEATS[opts["variant"]]
+    seats = seats_of(opts["variant"])
     if len(opts["engines"]) != seats:
         raise click.UsageError(f"a {opts['variant']} match needs {seats} --engine options, "
                                f"not {len(opts['engines'])} (use 'canter tournament' for more)")
@@ -541,7 +546,7 @@ def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
     """
     from canter.adapters.arbiter.schedule import gauntlet, round_robin
 
-    seats = SEATS[opts["variant"]]
+    seats = seats_of(opts["variant"])
     n = len(opts["engines"])
     need = seats + (1 if fmt == "gauntlet" and seats == 3 else 0)
     if n < max(seats, 2 if fmt == "round-robin" else need):

@@ -34,6 +34,7 @@ from canter.adapters.client.engine import (
     PlayResult,
 )
 from canter.adapters.records.format import GameRecord, result_from_ranking, score_text
+from canter.adapters.text import count
 from canter.engine import NotationError, format_move, parse_move
 
 # Seconds to keep waiting for a `bestmove` after the clock has run out, so the overrun
@@ -282,7 +283,7 @@ def play_game(
             return end([list(g) for g in outcome.ranking], "normal", outcome.text())
         if adj.maxplies and len(moves) >= adj.maxplies:
             return end([list(range(len(players)))], "max plies",
-                       f"draw by adjudication: {adj.maxplies} plies played")
+                       f"draw by adjudication: {count(adj.maxplies, 'ply')} played")
         seat = pos.turn
         name = seat_names[seat]
         player = players[seat]
@@ -323,11 +324,10 @@ def play_game(
             return forfeit(_Fault(seat, "protocol error",
                                   f"{name} refused a legal position: {rejected[0][:120]}"))
         if result.move is None:
-            count = len(pos.legal_moves())
+            legal = count(len(pos.legal_moves()), "legal move")
             claim = f" (it says: {result.outcome})" if result.outcome else ""
             return forfeit(_Fault(seat, "illegal move",
-                                  f"{name} answered bestmove (none) with {count} legal "
-                                  f"moves{claim}"))
+                                  f"{name} answered bestmove (none) with {legal}{claim}"))
         try:
             move = parse_move(pos, result.move)
         except (NotationError, ValueError) as exc:
@@ -394,12 +394,12 @@ def _adjudicate(
             # two is undecided, so they share first place (as after a fault)
             return ([others, [seat]],
                     f"{seat_names[seat]} resigns by adjudication: score at or below "
-                    f"{-adj.resign_score / 100:+.2f} for {adj.resign_moves} moves")
+                    f"{-adj.resign_score / 100:+.2f} for {count(adj.resign_moves, 'move')}")
     if adj.draw_moves and plies >= adj.draw_movenumber * nseats:
         recent = [s[-adj.draw_moves:] for s in scores]
         if all(len(r) == adj.draw_moves and all(x is not None and abs(x) <= adj.draw_score
                                                 for x in r) for r in recent):
             return ([list(range(nseats))],
                     f"draw by adjudication: every score within "
-                    f"+-{adj.draw_score / 100:.2f} for {adj.draw_moves} moves")
+                    f"+-{adj.draw_score / 100:.2f} for {count(adj.draw_moves, 'move')}")
     return None

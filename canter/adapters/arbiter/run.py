@@ -48,6 +48,7 @@ from canter.adapters.arbiter.results import (
 from canter.adapters.arbiter.schedule import Job, game_key
 from canter.adapters.client.engine import EngineDied, EngineError
 from canter.adapters.records.format import GameRecord
+from canter.adapters.text import count
 
 CLEAR_LINE = "\x1b[2K"  # ANSI: erase the whole line (the cursor stays)
 
@@ -199,8 +200,9 @@ class Arbiter:
             self.say(f"Set aside a cut-off game at the end of {self.file.path} "
                      f"({len(contents.tail)} bytes) in {side}; it will be played again")
         if ignored:
-            self.say(f"{ignored} games in {self.file.path} lie beyond this run's schedule "
-                     "and are not counted")
+            self.say(f"{count(ignored, 'game')} in {self.file.path} "
+                     f"{'lies' if ignored == 1 else 'lie'} beyond this run's schedule and "
+                     f"{'is' if ignored == 1 else 'are'} not counted")
         return self.tally.games
 
     def _check_schedule(self, record: GameRecord, job: Job, number: int) -> None:

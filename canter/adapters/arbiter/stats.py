@@ -18,6 +18,8 @@ import math
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from canter.adapters.text import count
+
 # Two-sided 95 % quantile of the standard normal distribution.
 Z95 = 1.959963984540054
 
@@ -70,7 +72,7 @@ class TwoSeatStats:
     def describe(self) -> str:
         """One line in the spirit of cutechess's summary."""
         return (
-            f"W/D/L {self.wins}/{self.draws}/{self.losses} ({self.games} games), "
+            f"W/D/L {self.wins}/{self.draws}/{self.losses} ({count(self.games, 'game')}), "
             f"score {self.score:.3f}, Elo {self.elo.elo:+.1f} +/- {self.elo.margin:.1f}, "
             f"LOS {100 * self.los:.1f} %, draws {100 * self.draw_ratio:.1f} %"
         )

@@ -7,18 +7,17 @@ import time
 
 import click
 
+from canter.adapters.params import variant_option
 from canter.engine.rules.notation import IllegalMoveError, NotationError, parse_move
 from canter.engine.rules.perft import perft as count_tree
 from canter.engine.rules.perft import perft_divide
 from canter.engine.rules.position import Position
 from canter.engine.rules.posstring import PositionError
-from canter.engine.rules.variant import VARIANT_NAMES
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("depth", type=click.IntRange(0, 20))
-@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="camelot",
-              show_default=True, help="Start position of this game (ignored with --position).")
+@variant_option("The game whose start position is counted (ignored with --position).")
 @click.option("--position", "position_string", metavar="STRING",
               help="Start from this position string instead of the start position.")
 @click.option("--moves", "move_list", multiple=True, metavar="MOVE",

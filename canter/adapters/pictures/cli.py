@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from canter.adapters.params import variant_option
+
 
 def _load_source(words: tuple[str, ...], variant: str, game_number: int):
     """(start position, moves, tags, is_game) from the command-line argument."""
@@ -71,8 +73,7 @@ def _load_game(path: str, game_number: int):
 
 @click.command(name="show")
 @click.argument("source", nargs=-1, metavar="[POSITION|GAME-FILE]")
-@click.option("--variant", default="camelot", show_default=True,
-              help="Variant of the start position drawn when no argument is given.")
+@variant_option("The game whose start position is drawn when no argument is given.")
 @click.option("--move", "move_texts", multiple=True, metavar="MOVE",
               help="Play this move (official notation) first; repeatable. The last one is "
                    "drawn as the last move.")

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from canter.adapters.params import Seconds
+from canter.adapters.params import Seconds, variant_option
 
 # Deeper than any engine searches, and node counts that fit the engines' 64-bit counters:
 # a larger number is a typing slip, not a wish.
@@ -22,8 +22,7 @@ def default_engine_command() -> list[str]:
 
 
 @click.command(name="play")
-@click.option("--variant", default="camelot", show_default=True,
-              help="camelot or tri-camelot (ignored with --position or --load).")
+@variant_option("The game (ignored with --position or --load).")
 @click.option("--position", "position_text", metavar="POSITION",
               help="Start from this position string instead of the start position.")
 @click.option("--load", "load_path", metavar="FILE",

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from canter.adapters.text import count
 from canter.engine import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -470,7 +471,7 @@ class TerminalGame:
         except ValueError as exc:
             self.write(f"cannot save {path}: {exc}")
             return False
-        self.write(f"saved {len(self.played())} moves to {path}")
+        self.write(f"saved {count(len(self.played()), 'move')} to {path}")
         return True
 
     def cmd_load(self, args: list[str]) -> bool:
@@ -497,7 +498,7 @@ class TerminalGame:
         self.tags.update(tags)
         if self.engine is not None:
             self.engine.new_game()
-        self.write(f"loaded {len(moves)} moves from {args[0]}")
+        self.write(f"loaded {count(len(moves), 'move')} from {args[0]}")
         self.show_board()
         return True  # the seat to move may have changed
 

@@ -9,6 +9,7 @@ import sys
 import click
 
 from canter.adapters.params import Seconds
+from canter.adapters.text import count
 from canter.adapters.transcript.format import TranscriptSyntaxError, parse_file
 from canter.adapters.transcript.run import (
     DEFAULT_TIMEOUT,
@@ -119,7 +120,8 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
                 raise click.ClickException(
                     f"cannot start the engine {shlex.join(argv)}: {result.failure.received}")
             if result.passed:
-                click.echo(f"PASS {path} ({result.steps_run} steps, {result.elapsed:.2f} s)")
+                steps = count(result.steps_run, "step")
+                click.echo(f"PASS {path} ({steps}, {result.elapsed:.2f} s)")
             else:
                 click.echo(f"FAIL {path}")
                 for line in format_failure(result, tail):
@@ -214,4 +216,4 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
             raise click.ClickException(
                 f"cannot write {output}: {exc.strerror or exc}") from None
         steps = len(recording.transcript().actions)
-        click.echo(f"wrote {steps} steps to {output}", err=True)
+        click.echo(f"wrote {count(steps, 'step')} to {output}", err=True)

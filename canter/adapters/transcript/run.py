@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from canter.adapters.text import count
 from canter.adapters.transcript.format import (
     CloseInput,
     Comment,
@@ -171,7 +172,8 @@ class _Runner:
             try:
                 line = self._next_line(deadline, expected)
             except _Failed as failed:
-                raise _Failed(expected, f"{failed.received} ({skipped} lines skipped)") from None
+                skipped_text = count(skipped, "line")
+                raise _Failed(expected, f"{failed.received} ({skipped_text} skipped)") from None
             if step.matcher.matches(line):
                 self.event("recv", line)
                 return

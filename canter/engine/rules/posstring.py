@@ -169,7 +169,8 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
         if not _whole(value):
             raise PositionError(name, f"expected a whole number, got '{value}'")
     if int(quiet) > int(ply):
-        raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} plies played")
+        raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} "
+                            f"{'ply' if ply == '1' else 'plies'} played")
     pos.quiet = int(quiet)
     pos.ply = int(ply)
     pos.reset_derived()
