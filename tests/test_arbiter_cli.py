@@ -14,7 +14,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from canter.adapters.arbiter.cli import _repeated_games, cutechess_args, match, tournament
+from canter.adapters.arbiter.cli import _repeated_games, match, tournament
+from canter.adapters.arbiter.cutechess import cutechess_args
 from canter.adapters.arbiter.engines import parse_engine_spec, parse_fields
 from canter.adapters.arbiter.game import Player
 from canter.adapters.arbiter.openings import Opening, load_book, load_openings
