@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import queue
 import random
 import re
@@ -472,7 +471,6 @@ def test_engine_against_itself_in_two_processes():
             assert e.close() == 0
 
 
-@pytest.mark.skipif(os.environ.get("CANTER_SOAK") is None, reason="set CANTER_SOAK to run")
 @pytest.mark.slow
 def test_many_random_games_soak():
     for seed in range(50):
