@@ -70,3 +70,19 @@ def test_malformed_strings_name_the_field(text, field, reason):
         Position.from_string(text)
     assert info.value.field == field
     assert reason in str(info.value)
+
+
+def _start_with(field: int, value: str) -> str:
+    parts = Position.start("camelot").to_string().split()
+    parts[field] = value
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize("field, value", [
+    (0, "x" * 5000), (2, "q" * 5000), (3, "7," * 3000), (4, "Z" * 5000), (7, "9x" * 3000),
+])
+def test_a_long_bad_field_is_quoted_cut_short(field, value):
+    with pytest.raises(PositionError) as err:
+        Position.from_string(_start_with(field, value))
+    message = str(err.value)
+    assert "..." in message and len(message) < 200, message

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from canter.engine.rules import movegen
 from canter.engine.rules.move import Move
+from canter.engine.rules.text import shorten
 
 if TYPE_CHECKING:
     from canter.engine.rules.position import Position
@@ -44,11 +45,6 @@ _TOKEN = re.compile(r"\s*([A-Za-z]\d{1,2})\s*([-xX])?", re.ASCII)
 # Two cells and nothing between (`d6f8`, `h11f9`): a cell is a letter and one or two digits,
 # so the second letter always marks where the second cell begins.
 _BARE = re.compile(r"\s*([A-Za-z]\d{1,2})([A-Za-z]\d{1,2})\s*", re.ASCII)
-QUOTE_LIMIT = 40  # a message quotes at most this much of the text it refuses
-
-
-def _quote(text: str) -> str:
-    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
 def format_move(variant: Variant, move: Move) -> str:
@@ -71,25 +67,25 @@ def split_route(variant: Variant, text: str) -> tuple[list[int], list[str]]:
     while pos < len(s):
         m = _TOKEN.match(s, pos)
         if not m or m.end() == pos:
-            raise NotationError(f"malformed move '{_quote(text)}': expected a cell such as "
-                                f"F5 at '{_quote(s[pos:])}'")
+            raise NotationError(f"malformed move '{shorten(text)}': expected a cell such as "
+                                f"F5 at '{shorten(s[pos:])}'")
         name = m.group(1).upper()
         try:
             cells.append(variant.board.cell(name))
         except KeyError:
-            raise NotationError(f"unknown cell {name} in '{_quote(text)}' ({variant.name} has "
+            raise NotationError(f"unknown cell {name} in '{shorten(text)}' ({variant.name} has "
                                 "no such cell)") from None
         pos = m.end()
         if m.group(2):
             seps.append(m.group(2).lower())
             if pos >= len(s):
-                raise NotationError(f"malformed move '{_quote(text)}': it ends with "
+                raise NotationError(f"malformed move '{shorten(text)}': it ends with "
                                     f"'{m.group(2)}'")
         elif pos < len(s):
-            raise NotationError(f"malformed move '{_quote(text)}': cells must be joined by '-' "
+            raise NotationError(f"malformed move '{shorten(text)}': cells must be joined by '-' "
                                 "or 'x'")
     if len(cells) < 2:
-        raise NotationError(f"malformed move '{_quote(text)}': a move names at least two "
+        raise NotationError(f"malformed move '{shorten(text)}': a move names at least two "
                             "cells")
     return cells, seps
 
@@ -105,7 +101,7 @@ def _bare_cells(variant: Variant, text: str) -> list[int] | None:
         try:
             cells.append(variant.board.cell(name))
         except KeyError:
-            raise NotationError(f"unknown cell {name} in '{_quote(text.strip())}' "
+            raise NotationError(f"unknown cell {name} in '{shorten(text.strip())}' "
                                 f"({variant.name} has no such cell)") from None
     return cells
 
@@ -117,9 +113,9 @@ def parse_move(pos: Position, text: str) -> Move:
     v = pos.variant
     bare = _bare_cells(v, text)
     if bare is not None:
-        return _parse_bare(pos, bare, _quote(text.strip().upper()))
+        return _parse_bare(pos, bare, shorten(text.strip().upper()))
     cells, seps = split_route(v, text)
-    shown = _quote(text.strip().upper().replace("X", "x"))
+    shown = shorten(text.strip().upper().replace("X", "x"))
     outcome = pos.outcome()
     if outcome is not None:
         raise IllegalMoveError(shown, f"the game is over ({outcome.text()})")

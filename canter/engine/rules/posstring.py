@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from canter.engine.rules.board import cells_of
+from canter.engine.rules.text import shorten
 from canter.engine.rules.variant import KNIGHT, MAN, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
                 if token.startswith("0"):
                     # One spelling per position: no zero runs, no leading zeros.
                     raise PositionError("placement", f"rank {rank}: a run of empty cells "
-                                        f"written '{token}'")
+                                        f"written '{shorten(token)}'")
                 i += int(token)
                 continue
             if token not in letters:
@@ -120,11 +121,11 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
         pos.turn = variant.seat_index(turn)
     except KeyError:
         known = ", ".join(s.letter for s in variant.seats)
-        raise PositionError("turn", f"'{turn}' is not a seat letter ({known})") from None
+        raise PositionError("turn", f"'{shorten(turn)}' is not a seat letter ({known})") from None
     counts = castle_moves.split(",")
     if len(counts) != variant.nseats or not all(_whole(c) for c in counts):
         raise PositionError("castle-moves", f"expected {variant.nseats} whole numbers "
-                            f"separated by ',', got '{castle_moves}'")
+                            f"separated by ',', got '{shorten(castle_moves)}'")
     for seat, c in enumerate(counts):
         if int(c) > variant.castle_move_limit:
             raise PositionError("castle-moves", f"{variant.seats[seat].name} has used {c} "
@@ -135,7 +136,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             try:
                 cell = board.cell(name)
             except KeyError:
-                raise PositionError("duties", f"unknown cell '{name}'") from None
+                raise PositionError("duties", f"unknown cell '{shorten(name)}'") from None
             seat = variant.castle_owner.get(cell)
             if seat is None:
                 raise PositionError("duties", f"{name} is not a castle cell")
@@ -151,9 +152,10 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             try:
                 seat = variant.seat_index(letter)
             except KeyError:
-                raise PositionError("eliminated", f"'{letter}' is not a seat letter") from None
+                raise PositionError("eliminated",
+                                    f"'{shorten(letter)}' is not a seat letter") from None
             if seat in out:
-                raise PositionError("eliminated", f"seat '{letter}' listed twice")
+                raise PositionError("eliminated", f"seat '{shorten(letter)}' listed twice")
             if pos.occ[seat]:
                 raise PositionError("eliminated", f"{variant.seats[seat].name} still has "
                                     "pieces")
@@ -167,7 +169,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
     pos.eliminated = out
     for name, value in (("quiet", quiet), ("ply", ply)):
         if not _whole(value):
-            raise PositionError(name, f"expected a whole number, got '{value}'")
+            raise PositionError(name, f"expected a whole number, got '{shorten(value)}'")
     if int(quiet) > int(ply):
         raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} "
                             f"{'ply' if ply == '1' else 'plies'} played")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 
 from canter.engine.rules.board import Board, bits_of
+from canter.engine.rules.text import shorten
 
 MAN, KNIGHT = 0, 1
 KIND_NAMES = ("man", "knight")
@@ -227,7 +228,7 @@ VARIANT_NAMES = tuple(_VARIANTS)
 def get_variant(name: str) -> Variant:
     key = name.strip().lower()
     if key not in _VARIANTS:
-        raise KeyError(f"unknown variant '{name}' (known: {', '.join(VARIANT_NAMES)})")
+        raise KeyError(f"unknown variant '{shorten(name)}' (known: {', '.join(VARIANT_NAMES)})")
     if key not in _CACHE:
         _CACHE[key] = _VARIANTS[key]()
     return _CACHE[key]
