@@ -315,3 +315,15 @@ def test_rules_tag_written_and_applied():
     assert (ply, move) == (3, "C6-E8-G8") and "already over" in reason
     back.tags["Rules"] = "nonsense=1"
     assert "bad Rules tag" in replay_game(back).error[2]
+
+
+def test_a_record_cut_off_inside_a_move_says_so():
+    from canter.adapters.records import RecordError, read_games
+
+    text = '[Event "x"]\n[Variant "Camelot"]\n\n1. C6-B5 L11-K10 2. D6-E'
+    with pytest.raises(RecordError) as err:
+        list(read_games(text))
+    assert "cut off inside a move" in str(err.value) and "'D6-E'" in str(err.value)
+    with pytest.raises(RecordError) as err:  # a bad word with more after it is not a cut
+        list(read_games(text + " Q9 *\n"))
+    assert "neither a move" in str(err.value)

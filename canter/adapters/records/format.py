@@ -547,6 +547,9 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 in_moves = False
                 continue
             if not _MOVE_RE.match(word):
+                if text.rstrip().endswith(tok.text):  # the file's last word: a writer cut off
+                    raise RecordError(tok.line, f"the record is cut off inside a move: it "
+                                      f"ends with {word!r}")
                 raise RecordError(
                     tok.line, f"{word!r} is neither a move, a move number nor a result"
                 )
