@@ -80,7 +80,7 @@ def test_fields_around_an_option_with_spaces_keep_their_values() -> None:
     ("cmd='canter", "No closing quotation"),
     ("name=a", "no command"),
     ("cmd=x depth=0", "depth must be at least 1"),
-    ("cmd=x timemargin=-5", "timemargin must be at least 0"),
+    ("cmd=x timemargin=-5", "timemargin must be a number of milliseconds, at least 0"),
     ("", "empty engine"),
 ])
 def test_unreadable_fields_are_named(text: str, needle: str) -> None:

@@ -86,7 +86,11 @@ ENGINE_FIELDS = [
     ("name=alone", "--engine", "no command (cmd=...)"),
     ("cmd=canter depth=0", "--engine", "depth must be at least 1"),
     ("cmd=canter nodes=many", "--engine", "nodes='many'"),
-    ("cmd=canter st=-1", "--engine", "st must be above 0"),
+    ("cmd=canter st=-1", "--engine", "st must be a number of seconds above 0"),
+    ("cmd=canter st=nan", "--engine", "st must be a number of seconds above 0"),
+    ("cmd=canter st=inf", "--engine", "st must be a number of seconds above 0"),
+    ("cmd=canter timemargin=nan", "--engine", "timemargin must be a number of milliseconds"),
+    ("cmd=canter timemargin=-5", "--engine", "timemargin must be a number of milliseconds"),
     ("cmd=canter tc=40/", "--engine", "time control '40/'"),
     ("cmd=canter timemargin=soon", "--engine", "timemargin='soon'"),
     ("cmd=canter name=a name=b", "--engine", "name= given twice"),
@@ -175,3 +179,13 @@ def test_rounds_and_games_that_disagree(command: str) -> None:
                  "2 rounds of 3 games", "6 games")
     assert_error(canter(command, *tri, "--all-orders", "--rounds", "2", "--games", "6"),
                  USAGE, "2 rounds of 6 games", "12 games")
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--st", "nan"), ("--st", "inf"), ("--st", "0"), ("--st", "-1"),
+    ("--search-timeout", "nan"), ("--search-timeout", "0"),
+    ("--ready-timeout", "-5"), ("--ready-timeout", "inf"),
+])
+def test_times_that_are_no_number_of_seconds(option: str, value: str) -> None:
+    assert_error(canter("match", "--engine", E, "--engine", E, "--games", "1", option, value),
+                 USAGE, option)

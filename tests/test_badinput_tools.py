@@ -270,11 +270,11 @@ def test_play_gives_up_on_an_engine_that_never_answers() -> None:
 
 def test_play_save_replaces_an_old_record_whole(tmp_path) -> None:
     out = tmp_path / "game.cgr"
-    out.write_text("an old game " * 5000)
+    out.write_text(GAME.replace("C11-E9 2. D6-D8 E9xC7", "C11-E9"))  # one record: replaceable
     done = canter("play", "--human", "all", "--save", str(out), stdin="C6-E8\nquit\n")
     assert done.returncode == 0, done.stderr
     text = out.read_text()
-    assert "an old game" not in text and "1. C6-E8" in text
+    assert '[Event "x"]' not in text and "C11-E9" not in text and "1. C6-E8" in text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.cgr"]
 
 
@@ -453,3 +453,42 @@ def test_compliance_dir_that_is_a_file(files) -> None:
 def test_no_stray_temporary_files_were_left_in_the_project() -> None:
     leftovers = [name for name in os.listdir(ROOT) if name.startswith(".canter-")]
     assert leftovers == []
+
+
+# ---------------------------------------------------------------- never write over an input
+
+def test_show_refuses_to_draw_over_the_game_file_it_reads(tmp_path) -> None:
+    game = tmp_path / "g.cgr"
+    game.write_text(GAME)
+    for option in ("--svg", "--html"):
+        done = canter("show", option, str(tmp_path / "." / "g.cgr"), str(game))
+        assert_error(done, USAGE, option, "is the game file being drawn")
+    assert game.read_text() == GAME
+
+
+def test_show_refuses_one_file_for_both_pictures_however_spelled(tmp_path) -> None:
+    done = canter("show", "--svg", str(tmp_path / "." / "p"), "--html", str(tmp_path / "p"))
+    assert_error(done, USAGE, "--svg and --html both name")
+
+
+def test_play_saves_over_a_record_only_when_it_holds_one_game(tmp_path) -> None:
+    two = tmp_path / "two.cgr"
+    two.write_text(GAME + "\n" + GAME)
+    done = canter("play", "--human", "all", "--load", str(two), "--save", str(two), stdin="")
+    assert_error(done, USAGE, "--save", "holds 2 games")
+    assert two.read_text() == GAME + "\n" + GAME
+    one = tmp_path / "one.cgr"
+    one.write_text(GAME)  # go on from a saved game and save it again: the usual thing
+    done = canter("play", "--human", "all", "--load", str(one), "--save", str(one),
+                  stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "saved 4 moves" in done.stdout
+
+
+def test_plays_save_command_keeps_a_file_that_is_no_game_record(tmp_path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# my notes\n")
+    done = canter("play", "--human", "all", stdin=f"save {notes}\nquit\n")
+    no_traceback(done)
+    assert "holds no game record" in done.stdout
+    assert notes.read_text() == "# my notes\n"

@@ -27,7 +27,10 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
                                 "canter.adapters.records", "canter.adapters.play",
                                 "canter.adapters.pictures", "canter.adapters.transcript",
                                 "canter.adapters.measure")),
-    ("canter.adapters", ("canter.protocol", "canter.cli")),
+    # `canter bench` runs the searcher in-process: it measures the search, not an engine.
+    ("canter.adapters.measure", ("canter.protocol", "canter.cli")),
+    # Every other tool plays through engine processes: it may use the rules, not the search.
+    ("canter.adapters", ("canter.protocol", "canter.cli", "canter.engine.search")),
 ]
 
 
@@ -149,6 +152,8 @@ def test_the_checks_catch_what_they_guard_against():
     assert violations("canter.adapters.play.game", {"canter.protocol.main"})
     assert violations("canter.adapters.client.engine", {"canter.adapters.records.format"})
     assert not violations("canter.adapters.play.game", {"canter.engine.rules.position"})
+    assert violations("canter.adapters.arbiter.game", {"canter.engine.search.searcher"})
+    assert not violations("canter.adapters.measure.cli", {"canter.engine.search.bench"})
     assert find_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert find_circles({"a": {"b"}, "b": set()}) == []
 

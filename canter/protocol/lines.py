@@ -11,8 +11,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 
+from canter.engine.rules.text import QUOTE_LIMIT  # the rules library's cut, kept alike
+
 MAX_LINE = 1 << 16  # longer lines are dropped with an error: no command is that long
-QUOTE_LIMIT = 40  # client text quoted in an error is cut to this many characters
 # Whole numbers are read as a C engine reads them into 64 bits: a wider one is refused
 # rather than turned into a float that overflows or a clock that never runs out.
 INT_MAX = (1 << 63) - 1

@@ -73,7 +73,7 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         variant_option("The game; each has its number of seats (tri-camelot: three)."),
         click.option("--tc", default=None, metavar="TC",
                      help="Clock for every engine: MOVES/TIME+INC, TIME+INC (s or m:ss), inf."),
-        click.option("--st", type=float, default=None, metavar="SECONDS",
+        click.option("--st", type=Seconds(), default=None, metavar="SECONDS",
                      help="Fixed time per move (go movetime)."),
         click.option("--depth", type=click.IntRange(1), default=None, help="Depth per move."),
         click.option("--nodes", type=click.IntRange(1), default=None, help="Nodes per move."),
@@ -106,9 +106,9 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Append every line exchanged with the engines (time, game, "
                           "engine, direction) to FILE."),
         click.option("--event", default=None, help="Event tag of the records."),
-        click.option("--ready-timeout", type=float, default=10.0, show_default=True,
+        click.option("--ready-timeout", type=Seconds(), default=10.0, show_default=True,
                      metavar="SECONDS", help="Answer time allowed for uci/isready."),
-        click.option("--search-timeout", type=float, default=60.0, show_default=True,
+        click.option("--search-timeout", type=Seconds(), default=60.0, show_default=True,
                      metavar="SECONDS",
                      help="A search without a clock (depth, nodes) stalls after this."),
         click.option("--progress", type=click.Choice(["auto", "bar", "lines"]),
@@ -289,6 +289,12 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         outcome = arbiter.run()
     except ArbiterError as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        # Outside the games (reading a large --pgn, shutting down): every finished game is
+        # already in the record file, which is never left half-written.
+        click.echo("Interrupted: finished games are saved; run the same command to resume",
+                   err=True)
+        sys.exit(130)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -19,11 +19,13 @@ engine's own fields win (docs/arbiter.md).
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
 
 from canter.adapters.arbiter.tc import TimeControl
+from canter.adapters.params import MAX_SECONDS
 
 KEYS = ("cmd", "name", "dir", "tc", "st", "depth", "nodes", "timemargin", "arg", "proto")
 # cutechess-cli's engine fields that canter has no counterpart for: named in the error so a
@@ -163,8 +165,9 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                 spec.tc = value
             elif key == "st":
                 spec.movetime = float(value)
-                if spec.movetime <= 0:
-                    raise ValueError("st must be above 0")
+                if not (math.isfinite(spec.movetime) and 0 < spec.movetime <= MAX_SECONDS):
+                    raise ValueError(f"st must be a number of seconds above 0 and at most "
+                                     f"{MAX_SECONDS:g}")
             elif key == "depth":
                 spec.depth = int(value)
                 if spec.depth < 1:
@@ -175,8 +178,8 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                     raise ValueError("nodes must be at least 1")
             elif key == "timemargin":
                 spec.timemargin = float(value) / 1000.0
-                if spec.timemargin < 0:
-                    raise ValueError("timemargin must be at least 0")
+                if not (math.isfinite(spec.timemargin) and 0 <= spec.timemargin <= MAX_SECONDS):
+                    raise ValueError("timemargin must be a number of milliseconds, at least 0")
             else:
                 spec.options[key[len("option."):]] = value
         except ValueError as exc:

@@ -331,7 +331,12 @@ class Arbiter:
                         self._draw()  # the clocks move on between games
                     continue
                 if kind == "error":
-                    raise payload  # type: ignore[misc]
+                    if isinstance(payload, ArbiterError):
+                        raise payload
+                    # A bug, or a value no check caught: stop the run with one line, not
+                    # a traceback; the finished games are already in the record file.
+                    raise ArbiterError(f"the run stopped: {type(payload).__name__}: "
+                                       f"{payload}") from payload
                 if kind == "done":
                     continue
                 remaining -= 1

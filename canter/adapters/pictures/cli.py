@@ -109,7 +109,7 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     )
     from canter.engine.rules.textboard import render
 
-    _check_outputs(svg_path, svg_dir, html_path)
+    _check_outputs(svg_path, svg_dir, html_path, source)
     start, moves, tags, is_game = _load_source(source, variant, game_number)
     pos = start.copy()
     for move in moves:
@@ -181,15 +181,26 @@ def _title(tags: dict[str, str], start) -> str:
     return head
 
 
-def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | None) -> None:
-    """Every output can be written: found out before anything is drawn."""
-    from canter.adapters.files import OutputPathError, check_output_file, check_output_folder
+def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | None,
+                   source: tuple[str, ...] = ()) -> None:
+    """Every output can be written, and none is the game file being drawn or the other
+    output: found out before anything is drawn."""
+    from canter.adapters.files import (
+        OutputPathError,
+        check_output_file,
+        check_output_folder,
+        same_file,
+    )
 
-    if svg_path is not None and html_path is not None and svg_path == html_path != "-":
+    if (svg_path not in (None, "-") and html_path not in (None, "-")
+            and same_file(svg_path, html_path)):
         raise click.UsageError(f"--svg and --html both name {svg_path}: give two files")
     for option, path in (("--svg", svg_path), ("--html", html_path)):
         if path is None or path == "-":
             continue
+        if len(source) == 1 and os.path.isfile(source[0]) and same_file(path, source[0]):
+            raise click.BadParameter(f"{path} is the game file being drawn: writing it would "
+                                     "destroy the game", param_hint=option)
         try:
             check_output_file(path)
         except OutputPathError as exc:

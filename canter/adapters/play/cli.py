@@ -64,6 +64,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     from canter.adapters.play.game import (
         EngineSettings,
         TerminalGame,
+        check_save_target,
         load_record,
         parse_clock,
         parse_seats,
@@ -76,7 +77,8 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     if save_path is not None:
         try:  # before the game: a played game must not be lost at the end
             check_output_file(save_path)
-        except OutputPathError as exc:
+            check_save_target(save_path)
+        except (OutputPathError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--save") from None
     try:
         command = (shlex.split(engine_text) if engine_text is not None

@@ -624,6 +624,31 @@ def _columns(words: list[str], width: int = 78) -> str:
 
 
 # -------------------------------------------------------------------- game records
+def check_save_target(path: str) -> None:
+    """`save` replaces its file whole, so it may replace only a file that is missing,
+    empty, or one game record (this game saved before, or the game loaded): never other
+    games of a record file, nor a file of another kind. ValueError says why not."""
+    from canter.adapters.records.format import RecordError, decode_records, read_games
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(64 * 1024 * 1024 + 1)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # check_output_file and the write itself report what is wrong
+    if not data.strip():
+        return
+    try:
+        games = list(read_games(decode_records(data)))
+    except RecordError:
+        games = []
+    if len(games) != 1:
+        what = f"{len(games)} games" if games else "no game record"
+        raise ValueError(f"{path} holds {what}; saving would replace it whole: give "
+                         "another file")
+
+
 def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequence[str],
                 notes: Sequence[dict | None] = (), result: str = "*",
                 termination: str | None = None, reason: str | None = None,
@@ -648,6 +673,7 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
         game.set_result(result, termination=termination, reason=reason)
     from canter.adapters.files import replace_file
 
+    check_save_target(path)
     replace_file(path, write_game(game))  # killed while writing: the old file is kept
 
 
