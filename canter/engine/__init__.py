@@ -6,24 +6,6 @@ Position, parse_move` is all most programs need. The searcher is imported on its
 `canter.engine.search.searcher`, so that a program that only needs the rules never loads it.
 """
 
-from canter.engine.rules import (
-    VARIANT_NAMES,
-    AmbiguousMoveError,
-    IllegalMoveError,
-    Move,
-    NotationError,
-    Outcome,
-    Position,
-    PositionError,
-    Rules,
-    Variant,
-    format_move,
-    get_variant,
-    parse_move,
-)
-
-__all__ = [
-    "AmbiguousMoveError", "IllegalMoveError", "Move", "NotationError", "Outcome", "Position",
-    "PositionError", "Rules", "VARIANT_NAMES", "Variant", "format_move", "get_variant",
-    "parse_move",
-]
+# The names and their list live once, in canter.engine.rules.
+from canter.engine.rules import *  # noqa: F403
+from canter.engine.rules import __all__  # noqa: F401
