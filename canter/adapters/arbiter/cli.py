@@ -116,6 +116,14 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="bar: one status line redrawn in place; lines: a line per game; "
                           "auto: bar on a terminal."),
         click.option("--quiet", is_flag=True, help="Print nothing (use --json)."),
+        # A match is one encounter, so one wording serves both commands.
+        click.option("--rounds", type=click.IntRange(1), default=None,
+                     help="Openings per encounter (a match is one), each with every seat "
+                          "arrangement (a round: 2 games for Camelot, 3 for Tri-Camelot, 6 "
+                          "with --all-orders). Default 1."),
+        click.option("--games", type=click.IntRange(1), default=None,
+                     help="Games per encounter (default: --rounds x the games of a round); "
+                          "given with --rounds, the two must agree."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -304,12 +312,6 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
 @click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
 @common_options
-@click.option("--rounds", type=click.IntRange(1), default=None,
-              help="Openings to play, each with every seat arrangement (a round: 2 games "
-                   "for Camelot, 3 for Tri-Camelot, 6 with --all-orders). Default 1.")
-@click.option("--games", type=click.IntRange(1), default=None,
-              help="Games to play (default: --rounds x the games of a round); given with "
-                   "--rounds, the two must agree.")
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
               help="Stop when the SPRT accepts H0 or H1 (two engines, two seats).")
 def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: Any) -> None:
@@ -333,12 +335,6 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
 @common_options
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]),
               default="round-robin", show_default=True)
-@click.option("--rounds", type=click.IntRange(1), default=None,
-              help="Openings per encounter, each with every seat arrangement (a round: 2 "
-                   "games for Camelot, 3 for Tri-Camelot, 6 with --all-orders). Default 1.")
-@click.option("--games", type=click.IntRange(1), default=None,
-              help="Games per encounter (default: --rounds x the games of a round); given "
-                   "with --rounds, the two must agree.")
 @click.option("--seeds", type=click.IntRange(1), default=1, show_default=True,
               help="Gauntlet: how many of the first engines run the gauntlet.")
 def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
