@@ -51,3 +51,9 @@ def variant_option(help: str) -> Callable[[F], F]:
 
     return click.option("--variant", type=click.Choice(VARIANT_NAMES), default=VARIANT_NAMES[0],
                         show_default=True, help=help)
+
+
+def color_option(what: str) -> Callable[[F], F]:
+    """`--color/--no-color`, alike in every command that draws a text board."""
+    return click.option("--color/--no-color", default=None,
+                        help=f"Colour {what} (default: when the output is a terminal).")

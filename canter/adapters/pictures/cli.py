@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from canter.adapters.params import variant_option
+from canter.adapters.params import color_option, variant_option
 
 
 def _load_source(words: tuple[str, ...], variant: str, game_number: int):
@@ -89,8 +89,7 @@ def _load_game(path: str, game_number: int):
               help="Write one SVG per ply: DIR/000.svg (start), DIR/001.svg, ...")
 @click.option("--html", "html_path", metavar="OUT",
               help="Write one self-contained HTML page stepping through the game.")
-@click.option("--color/--no-color", default=None,
-              help="Colour the text board (default: when the output is a terminal).")
+@color_option("the text board")
 def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply: int | None,
          game_number: int, svg_path: str | None, svg_dir: str | None, html_path: str | None,
          color: bool | None) -> None:

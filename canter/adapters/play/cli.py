@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from canter.adapters.params import Seconds, variant_option
+from canter.adapters.params import Seconds, color_option, variant_option
 
 # Deeper than any engine searches, and node counts that fit the engines' 64-bit counters:
 # a larger number is a typing slip, not a wish.
@@ -46,8 +46,7 @@ def default_engine_command() -> list[str]:
               help="Clocks for every seat, e.g. 5+3: five minutes, 3 s added per move.")
 @click.option("--save", "save_path", metavar="FILE",
               help="Write the game record to FILE when the game ends or is left.")
-@click.option("--color/--no-color", default=None,
-              help="Colour the board (default: when the output is a terminal).")
+@color_option("the board")
 def play(variant: str, position_text: str | None, load_path: str | None,
          human_text: str | None, engine_text: str | None, depth: int | None,
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],

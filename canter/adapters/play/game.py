@@ -465,11 +465,8 @@ class TerminalGame:
             save_record(path, self.start, self.played(), self.players(), self.notes,
                         self.result_token, self.termination, self.result_text,
                         self.clock_text)
-        except OSError as exc:
-            self.write(f"cannot save {path}: {exc.strerror or exc}")
-            return False
-        except ValueError as exc:
-            self.write(f"cannot save {path}: {exc}")
+        except (OSError, ValueError) as exc:
+            self.write(f"cannot save {path}: {_reason(exc)}")
             return False
         self.write(f"saved {count(len(self.played()), 'move')} to {path}")
         return True
@@ -480,11 +477,8 @@ class TerminalGame:
             return False
         try:
             start, moves, tags, notes = load_record(args[0])
-        except OSError as exc:
-            self.write(f"cannot load {args[0]}: {exc.strerror or exc}")
-            return False
-        except ValueError as exc:
-            self.write(f"cannot load {args[0]}: {exc}")
+        except (OSError, ValueError) as exc:
+            self.write(f"cannot load {args[0]}: {_reason(exc)}")
             return False
         if start.variant is not self.variant:
             self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
@@ -594,6 +588,11 @@ class TerminalGame:
             note["score"] = score_text(result.info.score.cp, result.info.score.win)
             note["depth"] = result.info.depth or 0
         self.make(move, f"{name} plays", _info_text(result), note)
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    """What went wrong, without the errno prefix an OSError's own text carries."""
+    return (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
 
 
 def _info_text(result) -> str:
