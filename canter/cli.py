@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "transcript": ("canter.adapters.transcript.cli", "transcript", "Record/replay sessions."),
     "play": ("canter.adapters.play.cli", "play", "Play in the terminal."),
     "show": ("canter.adapters.pictures.cli", "show", "Draw a position or game (text or SVG)."),
+    "gui": ("canter.adapters.gui.cli", "gui", "Play, watch and analyse in the browser."),
 }
 
 

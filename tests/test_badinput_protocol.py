@@ -285,7 +285,7 @@ UCI_CASES: list[Case] = [
     U("eval", "eval refused: a search is running", setup=SEARCHING, after=("stop",)),
     # legal
     U("legal Q99", "no cell 'Q99' on the camelot board"),
-    U("legal A4 A5", "legal takes at most one cell"),
+    U("legal A4 A5", "legal takes at most one cell or move"),
     U("legal \u00e9", "no cell '\\xe9' on the camelot board"),
     U(b"legal \x00", "no cell '\\x00' on the camelot board"),
     U(f"legal {TRI_ONLY}", f"no cell '{TRI_ONLY}' on the camelot board"),
@@ -449,7 +449,7 @@ CECP_CASES: list[Case] = [
       "? or force first))", setup=THINKING, after=("force",)),
     # referee commands
     X("legal Z99", "Error (no cell 'Z99' on the camelot board): legal Z99"),
-    X("legal F6 F7", "Error (legal takes at most one cell): legal F6 F7"),
+    X("legal F6 F7", "Error (legal takes at most one cell or move): legal F6 F7"),
     X("legal \u00e9", "Error (no cell '\\xe9' on the camelot board): legal \\xe9"),
     X(f"legal {TRI_ONLY}", f"Error (no cell '{TRI_ONLY}' on the camelot board)"),
     # accepted and without effect, or answered without error

@@ -331,7 +331,7 @@ MALFORMED = [
     ("perft bad depth", "perft deep", "whole number"),
     ("perft negative", "perft -1", "must not be negative"),
     ("legal bad cell", "legal Q99", "no cell 'Q99'"),
-    ("legal two cells", "legal A4 A5", "at most one cell"),
+    ("legal two cells", "legal A4 A5", "at most one cell or move"),
     ("ponderhit at wrong time", "ponderhit", "no ponder search"),
     ("xboard after the first command", "xboard", "CECP dialect"),
     ("overlong line", b"go " + b"9" * 70000 + b"\n", "dropped"),

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from canter.engine.search.limits import Limits, SearchInfo
 from canter.protocol import options as opt
+from canter.protocol import referee
 from canter.protocol.cecp_format import (
     CECP_OPTIONS,
     HIDDEN_OPTIONS,
@@ -53,7 +54,8 @@ IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "computer", "na
 # carried out, as in the UCI-style dialect.
 NO_ARGUMENTS = frozenset({"new", "force", "go", "playother", "undo", "remove", "?", "draw",
                           "hard", "easy", "post", "nopost", "analyze", "exit", ".", "hint",
-                          "quit", "getposition", "d", "help"})
+                          "quit", "getposition", "d", "help", "board", "pieces", "turn",
+                          "ranking"})
 
 HELP = [
     "# xboard | protover 2 | new | variant camelot|tri-camelot | setboard <position string>",
@@ -61,7 +63,7 @@ HELP = [
     "# level <mps> <base> <inc> | st <seconds> | sd <plies> | time <cs> | otim <cs>",
     "# seattime <seat> <cs> | ? | ping <n> | draw | hard | easy | post | nopost",
     "# analyze | exit | . | hint | option <name>[=<value>] | quit",
-    "# legal [<cell>] | getposition | d | help",
+    "# legal [<cell>|<move>] | getposition | board | pieces | turn | ranking | d | help",
 ]
 
 
@@ -124,6 +126,8 @@ class CecpDialect:
             ".": self.cmd_status, "hint": self.cmd_hint, "option": self.cmd_option,
             "quit": self.cmd_quit, "legal": self.cmd_legal,
             "getposition": self.cmd_getposition, "d": self.cmd_d, "help": self.cmd_help,
+            "board": self.cmd_board, "pieces": self.cmd_pieces, "turn": self.cmd_turn,
+            "ranking": self.cmd_ranking,
         }
 
     # ---- plumbing -------------------------------------------------------------------------
@@ -641,7 +645,7 @@ class CecpDialect:
     # ---- referee (answers are comment lines, which CECP GUIs ignore) ----------------------
     def cmd_legal(self, args: list[str]) -> None:
         if len(args) > 1:
-            raise CecpError("legal takes at most one cell")
+            raise CecpError("legal takes at most one cell or move")
         with self.lock:
             moves = self.session.legal_texts(args[0] if args else None)
         self.comment(" ".join(["legal", *moves]))
@@ -649,6 +653,22 @@ class CecpDialect:
     def cmd_getposition(self, args: list[str]) -> None:
         with self.lock:
             self.comment("position " + self.session.position_string())
+
+    def cmd_board(self, args: list[str]) -> None:
+        with self.lock:
+            self.comment(referee.board_line(self.session.position.variant))
+
+    def cmd_pieces(self, args: list[str]) -> None:
+        with self.lock:
+            self.comment(referee.pieces_line(self.session.position))
+
+    def cmd_turn(self, args: list[str]) -> None:
+        with self.lock:
+            self.comment(referee.turn_line(self.session.position))
+
+    def cmd_ranking(self, args: list[str]) -> None:
+        with self.lock:
+            self.comment(referee.ranking_line(self.session.position))
 
     def cmd_d(self, args: list[str]) -> None:
         with self.lock:

@@ -351,17 +351,14 @@ class Session:
         variant = self.position.variant
         return min(moves, key=lambda m: format_move(variant, m))
 
-    def legal_texts(self, cell_name: str | None = None) -> list[str]:
-        pos = self.position
-        moves = pos.legal_moves() if pos.outcome() is None else []
-        if cell_name is not None:
-            try:
-                cell = pos.variant.cell(cell_name.upper())
-            except (KeyError, ValueError):
-                raise ProtocolError(
-                    f"no cell '{echo(cell_name)}' on the {pos.variant.name} board") from None
-            moves = [m for m in moves if m.start == cell]
-        return sorted(self.fmt(m) for m in moves)
+    def legal_texts(self, argument: str | None = None) -> list[str]:
+        """`legal [<cell>|<move>]`: see referee.legal_moves."""
+        from canter.protocol.referee import RefereeError, legal_moves
+
+        try:
+            return legal_moves(self.position, argument)
+        except RefereeError as exc:
+            raise ProtocolError(str(exc)) from None
 
     def outcome(self):
         return self.position.outcome()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from canter.engine.search.limits import Limits, SearchInfo
 from canter.protocol import options as opt
+from canter.protocol import referee
 from canter.protocol.lines import INT_MAX, echo, error_text, parse_whole, split_at
 from canter.protocol.output import Output
 from canter.protocol.session import ProtocolError, Session
@@ -30,14 +31,15 @@ HELP = [
     "[<seat>time|<seat>inc <ms>] [movestogo <n>] [depth <n>] [nodes <n>] [mate <n>] "
     "[movetime <ms>] [infinite]",
     "stop | ponderhit",
-    "legal [<cell>] | result | getposition | d | perft <depth> | go perft <depth> | eval "
-    "| bench [<depth>] | help",
+    "legal [<cell>|<move>] | result | getposition | board | pieces | turn | ranking | d "
+    "| perft <depth> | go perft <depth> | eval | bench [<depth>] | help",
 ]
 
 # Commands that take no arguments: extra ones are reported and the command is still carried
 # out (a GUI waiting for `readyok` must get it). `debug` and `register` take anything.
 NO_ARGUMENTS = frozenset({"uci", "isready", "ucinewgame", "stop", "ponderhit", "quit",
-                          "result", "getposition", "d", "eval", "help"})
+                          "result", "getposition", "d", "eval", "help", "board", "pieces",
+                          "turn", "ranking"})
 
 
 def format_score(info: SearchInfo) -> list[str]:
@@ -95,6 +97,8 @@ class UciDialect:
             "quit": self.cmd_quit, "debug": self.cmd_ignored, "register": self.cmd_ignored,
             "legal": self.cmd_legal, "result": self.cmd_result,
             "getposition": self.cmd_getposition, "d": self.cmd_d, "perft": self.cmd_perft,
+            "board": self.cmd_board, "pieces": self.cmd_pieces, "turn": self.cmd_turn,
+            "ranking": self.cmd_ranking,
             "eval": self.cmd_eval, "bench": self.cmd_bench, "help": self.cmd_help,
             "xboard": self.cmd_xboard,
         }
@@ -316,7 +320,7 @@ class UciDialect:
     # ---- referee and diagnostics ------------------------------------------------------------
     def cmd_legal(self, args: list[str]) -> None:
         if len(args) > 1:
-            raise ProtocolError("legal takes at most one cell")
+            raise ProtocolError("legal takes at most one cell or move")
         moves = self.session.legal_texts(args[0] if args else None)
         self.out.line(" ".join(["legal", *moves]))
 
@@ -332,6 +336,18 @@ class UciDialect:
 
     def cmd_getposition(self, args: list[str]) -> None:
         self.out.line("position " + self.session.position_string())
+
+    def cmd_board(self, args: list[str]) -> None:
+        self.out.line(referee.board_line(self.session.position.variant))
+
+    def cmd_pieces(self, args: list[str]) -> None:
+        self.out.line(referee.pieces_line(self.session.position))
+
+    def cmd_turn(self, args: list[str]) -> None:
+        self.out.line(referee.turn_line(self.session.position))
+
+    def cmd_ranking(self, args: list[str]) -> None:
+        self.out.line(referee.ranking_line(self.session.position))
 
     def cmd_d(self, args: list[str]) -> None:
         session = self.session

@@ -9,6 +9,7 @@ from canter.adapters.client.engine import (
     EngineDied,
     EngineError,
     EngineProtocolError,
+    EngineRefused,
     EngineStalled,
     EngineStateError,
     Limit,
@@ -17,9 +18,11 @@ from canter.adapters.client.engine import (
     position_command,
 )
 from canter.adapters.client.parse import Info, LineError, Option, Score
+from canter.adapters.client.referee import BoardLayout, Cell, Piece
 
 __all__ = [
-    "Analysis", "Engine", "EngineDied", "EngineError", "EngineProtocolError", "EngineStalled",
+    "Analysis", "BoardLayout", "Cell", "Engine", "EngineDied", "EngineError",
+    "EngineProtocolError", "EngineRefused", "EngineStalled", "Piece",
     "EngineStateError", "Info", "LineError", "Limit", "LogRecord", "Option", "PlayResult",
     "Score", "position_command",
 ]

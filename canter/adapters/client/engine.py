@@ -40,6 +40,16 @@ from canter.adapters.client.parse import (
     parse_info,
     parse_option,
 )
+from canter.adapters.client.referee import (
+    BoardLayout,
+    Piece,
+    parse_board,
+    parse_legal,
+    parse_pieces,
+    parse_ranking,
+    parse_result,
+    parse_turn,
+)
 
 __all__ = [
     "Engine",
@@ -55,6 +65,7 @@ __all__ = [
     "EngineStalled",
     "EngineProtocolError",
     "EngineStateError",
+    "EngineRefused",
     "SEAT_CLOCK_KEYWORDS",
 ]
 
@@ -108,6 +119,17 @@ class EngineProtocolError(EngineError):
         self.line = line
         self.reason = reason
         super().__init__(f"protocol error during {step}: {reason}: {line!r}")
+
+
+class EngineRefused(EngineError):
+    """The engine refused a command with its one `info string error: ...` line (a position
+    string or move it does not accept, a query about a cell it does not have); `reason` is
+    that line's text. The engine carries on as before the command."""
+
+    def __init__(self, command: str, reason: str) -> None:
+        super().__init__(f"{command}: {reason}")
+        self.command = command
+        self.reason = reason
 
 
 class EngineStateError(EngineError):
@@ -804,6 +826,75 @@ class Engine:
             line = self._read_line("search", deadline, started)
             self._dispatch("search", line)
         return list(search.lines)
+
+    # ------------------------------------------------------------ referee queries
+
+    def query(self, command: str, keyword: str, timeout: float | None = None) -> str:
+        """Send a referee query and return its one answer line (the first line starting with
+        `keyword`). An `info string error` line instead raises EngineRefused. Not while a
+        search runs: a referee engine is asked between searches."""
+        self._check_open()
+        self._idle(command.split(" ", 1)[0])
+        started = time.monotonic()
+        deadline = started + (self.timeout if timeout is None else timeout)
+        errors = len(self.errors)
+        self._send(command)
+        while True:
+            line = self._read_line(command, deadline, started)
+            word, _ = self._dispatch(command, line)
+            if len(self.errors) > errors:
+                raise EngineRefused(command, self.errors[-1])
+            if word == "?" and line.split(None, 1)[0] == keyword:
+                return line.strip()
+
+    def checked_position(self, position: str = "startpos", moves: Sequence[str] = (),
+                         timeout: float | None = None) -> None:
+        """`position ...` then `isready`: EngineRefused with the engine's reason if it
+        refused the position or a move (it then keeps its previous position)."""
+        self.set_position(position, moves)
+        errors = len(self.errors)
+        self.ping(timeout)
+        if len(self.errors) > errors:
+            raise EngineRefused("position", self.errors[errors])
+
+    def legal(self, what: str | None = None) -> list[str]:
+        """The legal moves of the engine's current position, canonical spellings: all, those
+        of the piece on a cell (`legal("F7")`), or those a move text may mean (one, or
+        several for an ambiguous short form; EngineRefused with the reason if none)."""
+        return self._answer(f"legal {what}" if what else "legal", "legal", parse_legal)
+
+    def result(self) -> tuple[str | None, bool]:
+        """(outcome text or None while the game goes on, whether a draw may be claimed)."""
+        return self._answer("result", "result", parse_result)
+
+    def get_position(self) -> str:
+        """The engine's current position as a position string."""
+        line = self.query("getposition", "position")
+        return line.split(None, 1)[1] if " " in line else ""
+
+    def board(self) -> BoardLayout:
+        """The cells, seats and castles of the current position's variant."""
+        return self._answer("board", "board", parse_board)
+
+    def pieces(self) -> dict[str, Piece]:
+        """Cell name -> Piece(seat, kind) of the current position."""
+        return self._answer("pieces", "pieces", parse_pieces)
+
+    def turn(self) -> str | None:
+        """The seat to move, or None once the game is decided."""
+        return self._answer("turn", "turn", parse_turn)
+
+    def ranking(self) -> list[list[str]] | None:
+        """How the seats finished, best first (seats sharing a rank share a list); None
+        while the game goes on."""
+        return self._answer("ranking", "ranking", parse_ranking)
+
+    def _answer(self, command: str, keyword: str, parser: Callable[[str], Any]) -> Any:
+        line = self.query(command, keyword)
+        try:
+            return parser(line)
+        except LineError as exc:
+            raise EngineProtocolError(command, line, str(exc)) from None
 
     def _pump(self, search: _Search, step: str, deadline: float | None) -> None:
         line = self._read_line(step, deadline, search.started)

@@ -1,0 +1,1 @@
+"""`canter gui`: the board in the browser, driven only through the protocol (docs/gui.md)."""

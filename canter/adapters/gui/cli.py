@@ -1,0 +1,151 @@
+"""`canter gui`: the board in the browser (docs/gui.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import webbrowser
+
+import click
+
+from canter.adapters.params import Seconds
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command(name="gui")
+@click.option("--engine", "engine_texts", multiple=True, metavar="COMMAND",
+              help="An engine command line, repeatable; the page chooses among them by "
+                   "number for each seat and for analysis. Default: this canter.")
+@click.option("--variant", default="camelot", show_default=True,
+              help="The game to set up first (any game the referee knows).")
+@click.option("--human", "human_text", metavar="SEATS",
+              help="Seats played by people: seat names separated by ',', 'all' or 'none'. "
+                   "Default: the first seat.")
+@click.option("--movetime", type=Seconds(0.01, low_open=False),
+              help="Engine seats' time per move in seconds (default 1).")
+@click.option("--depth", type=click.IntRange(1, 60), help="Engine seats' search depth.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on; 0 picks a free one.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but the loopback address lets other "
+                   "machines reach the board (they still need the token).")
+@click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
+@click.option("--watch", "watch_path", metavar="FILE",
+              help="Follow a game-record file as it is written (e.g. by canter match "
+                   "--pgn FILE): its last game is shown and updated live.")
+def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
+        movetime: float | None, depth: int | None, port: int, host: str, no_browser: bool,
+        watch_path: str | None) -> None:
+    """Play, watch and analyse in the browser.
+
+    Starts a local web server and opens the board in the default browser. Every legal
+    move, position and result on the page comes from engine processes over canter's
+    protocol: a canter process referees, and the seats' engines may be any protocol
+    engine. The printed address carries a token that only this run knows. Ctrl-C stops
+    the server and its engines.
+    """
+    from canter.adapters.client import EngineError
+    from canter.adapters.gui import engines as eng
+    from canter.adapters.gui import records
+    from canter.adapters.gui.server import Board, run_in_thread, serve
+    from canter.adapters.gui.table import Table, TableError
+    from canter.adapters.gui.workers import Analyser, Mover, Ticker
+
+    if watch_path is not None and not os.path.isfile(watch_path):
+        raise click.BadParameter(f"'{watch_path}' is not a file", param_hint="'--watch'")
+    slots = []
+    try:
+        commands = [eng.split_command(t) for t in engine_texts] or [eng.canter_command()]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+    try:
+        referee = eng.start_referee()
+    except EngineError as exc:
+        raise click.ClickException(f"the referee (canter) did not start: {exc}") from None
+    try:
+        for index, command in enumerate(commands):
+            slot = eng.EngineSlot(index, command)
+            slots.append(slot)
+            try:
+                slot.process("play")
+            except EngineError as exc:
+                raise click.ClickException(
+                    f"engine {index} ({' '.join(command)[:80]}) did not start: {exc}") from None
+        table = Table(referee, slots, variant)
+        if variant.lower() not in table.variants:
+            raise click.BadParameter(f"'{variant}': the referee knows "
+                                     f"{', '.join(table.variants)}", param_hint="'--variant'")
+        limit: dict[str, float] = {}
+        if depth is not None:
+            limit["depth"] = depth
+        if movetime is not None or not limit:
+            limit["movetime"] = movetime if movetime is not None else 1.0
+        with table.lock:
+            table.new_game(variant.lower(), None, None)
+            names = [s.name for s in table.seats]
+            humans = _humans(human_text, names)
+            seats = [{"player": "human" if n in humans else "engine", "engine": 0,
+                      "limit": limit} for n in names]
+            table.new_game(variant.lower(), None, seats)
+        analyser = Analyser(table)
+        watcher = records.Watcher(table, watch_path) if watch_path else None
+        board = Board(table, analyser, watcher)
+        try:
+            server = serve(board, host, port)
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {host}:{port}: "
+                                       f"{exc.strerror or exc}") from None
+        if host not in LOOPBACK:
+            click.echo(f"Warning: listening on {host}: other machines can reach this board "
+                       "(the token still guards it)", err=True)
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{server.server_address[1]}/?token={board.token}"
+        for worker in (Mover(table), Ticker(table)):
+            worker.start()
+        if watcher is not None:
+            watcher.poll()
+            watcher.start()
+        run_in_thread(server)
+        click.echo(f"canter gui: {url}")
+        click.echo("Press Ctrl-C to stop.")
+        sys.stdout.flush()
+        if not no_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            click.echo("canter gui: stopped", err=True)
+        finally:
+            with table.lock:
+                table.closed = True
+                table.changed.notify_all()
+            server.shutdown()
+            server.server_close()
+    except TableError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        for slot in slots:
+            slot.close()
+        try:
+            referee.quit(timeout=2.0)
+        except EngineError:
+            referee.close()
+
+
+def _humans(text: str | None, names: list[str]) -> set[str]:
+    if text is None:
+        return {names[0]}
+    words = {w.strip().lower() for w in text.split(",") if w.strip()}
+    if words == {"all"}:
+        return set(names)
+    if words == {"none"}:
+        return set()
+    unknown = words - set(names)
+    if unknown:
+        raise click.BadParameter(f"no seat {', '.join(sorted(unknown))} (the seats are "
+                                 f"{', '.join(names)}, or all, none)", param_hint="'--human'")
+    return words

@@ -1,0 +1,120 @@
+"""The engine processes behind the board: the referee and the engines named on the command
+line, each started, restarted and stopped here.
+
+Commands come only from the command line (`canter gui --engine CMD`); the page can pick an
+engine by its index but never name a program, so it can never start one of its own.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import threading
+from collections.abc import Sequence
+
+from canter.adapters.client import Engine, EngineError
+
+# A referee answers in well under a millisecond; a second covers a loaded machine.
+REFEREE_TIMEOUT = 10.0
+
+
+def canter_command() -> list[str]:
+    """This canter, as a subprocess (the referee, and the default engine)."""
+    return [sys.executable, "-m", "canter"]
+
+
+def split_command(text: str) -> list[str]:
+    words = shlex.split(text)
+    if not words:
+        raise ValueError("an empty engine command")
+    return words
+
+
+class EngineSlot:
+    """One engine command and its processes: one plays the seats given to it (they never
+    think at once), another analyses, so analysis never waits for a game move."""
+
+    def __init__(self, index: int, command: Sequence[str], name: str | None = None) -> None:
+        self.index = index
+        self.command = list(command)
+        self.given_name = name
+        self.name = name or self.command[-1] if self.command else "engine"
+        self.lock = threading.Lock()
+        self._processes: dict[str, Engine] = {}
+        self.variant: dict[str, str] = {}  # role -> variant last set
+        self.options: dict[str, dict[str, object]] = {}  # role -> options last set
+
+    def process(self, role: str) -> Engine:
+        """The running process for `role` ("play" or "analyse"), started on first use."""
+        with self.lock:
+            engine = self._processes.get(role)
+            if engine is not None and engine.alive:
+                return engine
+            if engine is not None:
+                engine.close()
+            engine = Engine.start(self.command, name=self.given_name,
+                                  search_timeout=None)
+            self.name = self.given_name or engine.id.get("name") or self.name
+            self._processes[role] = engine
+            self.variant.pop(role, None)
+            self.options.pop(role, None)
+            return engine
+
+    def prepare(self, role: str, variant: str, options: dict[str, object]) -> Engine:
+        """The process for `role`, told the variant (a new game when it changes) and the
+        options among `options` that it declares (others are skipped: any engine may sit
+        at the board, not only canter)."""
+        engine = self.process(role)
+        if self.variant.get(role) != variant:
+            if "uci_variant" in engine.options:
+                engine.configure({"UCI_Variant": variant})
+            engine.new_game()
+            self.variant[role] = variant
+            self.options[role] = {}
+        wanted = {k: v for k, v in options.items() if k.lower() in engine.options}
+        known = self.options.setdefault(role, {})
+        changed = {k: v for k, v in wanted.items() if known.get(k) != v}
+        if changed:
+            engine.configure(changed)
+            known.update(changed)
+        return engine
+
+    def kill(self, role: str | None = None) -> None:
+        """Kill the processes (of one role); safe from any thread."""
+        with self.lock:
+            roles = [role] if role is not None else list(self._processes)
+            for r in roles:
+                engine = self._processes.get(r)
+                if engine is not None:
+                    engine.kill()
+
+    def restart(self) -> None:
+        """Drop every process; the next use starts a fresh one."""
+        with self.lock:
+            processes, self._processes = self._processes, {}
+            self.variant.clear()
+            self.options.clear()
+        for engine in processes.values():
+            engine.close()
+
+    def alive(self) -> bool:
+        with self.lock:
+            return all(e.alive for e in self._processes.values())
+
+    def close(self) -> None:
+        with self.lock:
+            processes, self._processes = self._processes, {}
+        for engine in processes.values():
+            try:
+                engine.quit(timeout=2.0)
+            except EngineError:
+                pass
+            engine.close()
+
+    def describe(self) -> dict[str, object]:
+        return {"index": self.index, "name": self.name, "alive": self.alive()}
+
+
+def start_referee(command: Sequence[str] | None = None) -> Engine:
+    return Engine.start(list(command) if command else canter_command(), name="referee",
+                        timeout=REFEREE_TIMEOUT)

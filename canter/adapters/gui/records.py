@@ -1,0 +1,153 @@
+"""Game records in and out of the board: load one game of a record file, save the game on
+the board, and follow a file that an arbiter is still writing (`canter gui --watch`).
+
+Records are read with the record format's own reader, which consults no rules; every move
+is then checked by the referee when the table takes the game.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import threading
+from typing import Any
+
+from canter.adapters.gui.table import Ending, Table, TableError
+from canter.adapters.records.format import (
+    GameRecord,
+    RecordError,
+    decode_records,
+    read_games,
+    result_from_ranking,
+    write_game,
+)
+
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # an upload or a watched file larger than this is refused
+WATCH_POLL = 0.5
+
+
+def parse_records(data: bytes, *, unterminated: bool = False) -> list[GameRecord]:
+    if len(data) > MAX_RECORD_BYTES:
+        raise TableError(f"a record file of at most {MAX_RECORD_BYTES // 1024 // 1024} MB, "
+                         "please", 413)
+    try:
+        games = list(read_games(decode_records(data, cut_off_ok=unterminated),
+                                allow_unterminated=unterminated))
+    except (RecordError, ValueError) as exc:
+        raise TableError(f"not a game record: {exc}") from None
+    if not games:
+        raise TableError("the file holds no game")
+    return games
+
+
+def pick(games: list[GameRecord], index: Any) -> tuple[int, GameRecord]:
+    if index is None:
+        index = len(games) - 1
+    if not isinstance(index, int) or not 0 <= index < len(games):
+        raise TableError(f"no game {str(index)[:10]}: the file holds {len(games)} "
+                         f"(numbered from 0)")
+    return index, games[index]
+
+
+def take(table: Table, game: GameRecord) -> None:
+    """Put a recorded game on the table (under its lock)."""
+    try:
+        variant = game.variant
+    except ValueError as exc:
+        raise TableError(str(exc)) from None
+    if variant not in table.variants:
+        raise TableError(f"the referee does not know {variant}")
+    table.variant = variant
+    start = game.start_position or "startpos"
+    ending = None
+    if game.result != "*":
+        reason = game.tags.get("Reason") or game.tags.get("Termination") or "as recorded"
+        ending = Ending(f"{game.result} ({reason})", None, [])
+    table.load_moves(start, list(game.moves), ending, game.players)
+
+
+def save(table: Table) -> str:
+    """The game on the table as a record (under its lock)."""
+    names = [s.name for s in table.seats]
+    players = []
+    for s in table.seats:
+        players.append(table.engines[s.engine].name if s.player == "engine" else "human")
+    today = datetime.date.today().strftime("%Y.%m.%d")
+    position = None if table.start == "startpos" else table.start
+    try:
+        record = GameRecord.new(table.variant, players, event="canter gui", date=today,
+                                position=position)
+    except ValueError as exc:
+        raise TableError(f"cannot write a record of this game: {exc}") from None
+    for move in table.moves:
+        record.add_move(move)
+    if table.ending is not None and table.ending.ranking:
+        ranking = [[names.index(n) for n in group if n in names]
+                   for group in table.ending.ranking]
+        record.set_result(result_from_ranking(ranking, len(names)),
+                          termination="normal", reason=table.ending.text)
+    return write_game(record)
+
+
+class Watcher(threading.Thread):
+    """Follows a record file as a writer appends to it: the chosen game (by default the
+    last) is put on the table whenever the file changes."""
+
+    def __init__(self, table: Table, path: str) -> None:
+        super().__init__(name="canter-gui-watch", daemon=True)
+        self.table = table
+        self.path = path
+        self.game: int | None = None  # None: always the last game
+        self._seen: tuple[float, int] | None = None
+        self._shown: tuple[str, str, tuple[str, ...], str] | None = None
+        self.wake = threading.Event()
+
+    def run(self) -> None:
+        while not self.table.closed:
+            self.poll()
+            self.wake.wait(WATCH_POLL)
+            self.wake.clear()
+
+    def choose(self, index: Any) -> None:
+        if index is not None and not isinstance(index, int):
+            raise TableError("game must be a number")
+        self.game = index
+        self._seen = None
+        self.wake.set()
+
+    def poll(self) -> None:
+        table = self.table
+        try:
+            st = os.stat(self.path)
+            stamp = (st.st_mtime, st.st_size)
+            if stamp == self._seen:
+                return
+            with open(self.path, "rb") as f:
+                data = f.read(MAX_RECORD_BYTES + 1)
+            games = parse_records(data, unterminated=True)
+            index, game = pick(games, self.game if self.game is None or
+                               self.game < len(games) else None)
+        except (OSError, TableError) as exc:
+            with table.lock:
+                message = f"watching {os.path.basename(self.path)}: {exc}"
+                if table.message != message:
+                    table.message = message
+                    table.publish()
+            self._seen = None
+            return
+        self._seen = stamp
+        shown = (game.variant, game.start_position or "startpos", tuple(game.moves),
+                 game.result)
+        with table.lock:
+            table.watch = {"file": os.path.basename(self.path), "games": len(games),
+                           "game": index, "following": self.game is None}
+            if shown == self._shown:
+                table.publish()
+                return
+            try:
+                take(table, game)
+                table.message = f"{' vs '.join(game.players)} (game {index + 1} of {len(games)})"
+                self._shown = shown
+            except TableError as exc:
+                table.message = f"watching {os.path.basename(self.path)}: game {index + 1}: {exc}"
+            table.publish()
