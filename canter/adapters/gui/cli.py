@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -27,6 +28,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--movetime", type=Seconds(0.01, low_open=False),
               help="Engine seats' time per move in seconds (default 1).")
 @click.option("--depth", type=click.IntRange(1, 60), help="Engine seats' search depth.")
+@click.option("--rule", "rule_texts", multiple=True, metavar="NAME=VALUE",
+              help="A rules option for the referee (and the engines that have it), e.g. "
+                   "'Repetition=claim' (then a third repetition may be claimed as a draw). "
+                   "Repeatable; see docs/rules.md for the options.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
               help="Port to listen on; 0 picks a free one.")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -37,8 +42,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
               help="Follow a game-record file as it is written (e.g. by canter match "
                    "--pgn FILE): its last game is shown and updated live.")
 def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
-        movetime: float | None, depth: int | None, port: int, host: str, no_browser: bool,
-        watch_path: str | None) -> None:
+        movetime: float | None, depth: int | None, rule_texts: tuple[str, ...], port: int,
+        host: str, no_browser: bool, watch_path: str | None) -> None:
     """Play, watch and analyse in the browser.
 
     Starts a local web server and opens the board in the default browser. Every legal
@@ -74,7 +79,13 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
             except EngineError as exc:
                 raise click.ClickException(
                     f"engine {index} ({' '.join(command)[:80]}) did not start: {exc}") from None
+        rules = _rules(rule_texts)
+        try:
+            referee.configure(rules)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--rule'") from None
         table = Table(referee, slots, variant)
+        table.rule_options = rules
         if variant.lower() not in table.variants:
             raise click.BadParameter(f"'{variant}': the referee knows "
                                      f"{', '.join(table.variants)}", param_hint="'--variant'")
@@ -114,6 +125,7 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
         sys.stdout.flush()
         if not no_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        signal.signal(signal.SIGTERM, _interrupt)  # stop as on Ctrl-C: engines quit cleanly
         try:
             while True:
                 time.sleep(3600)
@@ -134,6 +146,23 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
             referee.quit(timeout=2.0)
         except EngineError:
             referee.close()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _rules(texts: tuple[str, ...]) -> dict[str, object]:
+    rules: dict[str, object] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"'{text}' is not NAME=VALUE", param_hint="'--rule'")
+        name = name.strip()
+        if not name.lower().startswith("rule "):
+            name = "Rule " + name
+        rules[name] = value.strip()
+    return rules
 
 
 def _humans(text: str | None, names: list[str]) -> set[str]:

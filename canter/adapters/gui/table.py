@@ -132,6 +132,7 @@ class Table:
         self.fault: dict[str, Any] | None = None
         self.message: str | None = None
         self.watch: dict[str, Any] | None = None
+        self.rule_options: dict[str, object] = {}  # `Rule ...` options from the command line
         self._dirty = False
         self._last_publish = 0.0
         self.closed = False
@@ -555,7 +556,7 @@ class Table:
                       movetime=seat.limit.get("movetime"), times=times, incs=incs)
         if limit.bound() is None and limit.depth is None and limit.nodes is None:
             limit = Limit(movetime=1.0)  # an engine seat with no limit at all thinks 1 s
-        options: dict[str, object] = {}
+        options: dict[str, object] = dict(self.rule_options)
         if "skill" in seat.limit:
             options["Skill Level"] = int(seat.limit["skill"])
         name = seat.name

@@ -1,0 +1,336 @@
+"""`canter gui`'s server through its HTTP API (the page's own requests), without a
+browser: safety, play against engines, faults, records, watching, clocks. The page itself is
+tested in a real browser in tests/test_gui_browser.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from guiserver import SCRIPTED, GuiServer, seats
+
+from canter.engine import Position, format_move
+
+AMBIGUOUS = ("camelot 2/8/10/1b5b4/2b4b2B1/6b1bB2/3bb1b3b1/1BB9/6www3/3W8/3wwwww1W2/5W3w2/"
+             "W11/1w8/8/2 w 0,0 - - 32 32")
+# White's Man on F8 can take Black's last piece on F9.
+ONE_CAPTURE_LEFT = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30"
+
+
+@pytest.fixture(scope="module")
+def gui():
+    with GuiServer("--human", "white", "--depth", "1") as server:
+        yield server
+
+
+def test_the_gui_modules_never_load_the_rules_library():
+    code = ("import sys, canter.adapters.gui.cli, canter.adapters.gui.server, "
+            "canter.adapters.gui.table, canter.adapters.gui.workers, "
+            "canter.adapters.gui.records, canter.adapters.gui.engines\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('canter.engine'))\n"
+            "print(loaded)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- safety
+
+
+def test_the_server_listens_on_loopback_and_prints_a_token(gui):
+    assert gui.host == "127.0.0.1"
+    assert len(gui.token) >= 24
+
+
+@pytest.mark.parametrize("path", ["/", "/api/state", "/api/legal?cell=F7", "/api/save"])
+def test_requests_without_the_token_are_refused(gui, path):
+    status, body = gui.request("GET", path, token=None)
+    assert status == 401 and "token" in body["error"]
+    status, body = gui.request("GET", path, token="not-the-token")
+    assert status == 401
+
+
+def test_the_token_in_the_query_is_accepted(gui):
+    status, body = gui.request("GET", f"/api/state?token={gui.token}", token=None)
+    assert status == 200 and body["variant"] in body["variants"]
+
+
+def test_a_foreign_host_or_origin_is_refused_even_with_the_token(gui):
+    status, body = gui.request("GET", "/api/state", headers={"Host": "evil.example:80"})
+    assert status == 403 and "Host" in body["error"]
+    status, body = gui.request("POST", "/api/undo", {},
+                               headers={"Origin": "http://evil.example"})
+    assert status == 403 and "evil.example" in body["error"]
+    # the board's own origin is fine
+    status, _ = gui.request("GET", "/api/state",
+                            headers={"Origin": f"http://127.0.0.1:{gui.port}"})
+    assert status == 200
+
+
+def test_bodies_are_bounded_and_checked(gui):
+    status, body = gui.request("POST", "/api/move", raw=b"{" + b" " * 70_000 + b"}")
+    assert status == 413
+    status, body = gui.request("POST", "/api/move", raw=b"not json")
+    assert status == 400 and "JSON" in body["error"]
+    status, body = gui.request("POST", "/api/move", raw=b"[1, 2]")
+    assert status == 400 and "object" in body["error"]
+    status, body = gui.request("POST", "/api/new", {"variant": "chess"})
+    assert status == 400 and "unknown variant" in body["error"]
+    status, body = gui.request("POST", "/api/new", {"seats": [{"player": "engine",
+                                                              "engine": 7}] * 2})
+    assert status == 400 and "no engine 7" in body["error"]
+    status, body = gui.request("POST", "/api/new", {"seats": [{"player": "robot"}] * 2})
+    assert status == 400
+    status, body = gui.request("GET", "/api/nothing")
+    assert status == 404
+
+
+def test_static_files_are_served_and_nothing_else(gui):
+    status, text = gui.request("GET", "/static/gui.js", token=None)
+    assert status == 200 and "function" in text
+    status, _ = gui.request("GET", "/static/../table.py", token=None)
+    assert status == 404
+    status, _ = gui.request("GET", "/static/gui.js", token=None,
+                            headers={"Host": "evil.example"})
+    assert status == 403
+
+
+def test_the_page_cannot_name_a_program():
+    # The API has no field that takes a command: an engine is picked by its number, and a
+    # number beyond the command line's engines is refused (above). Unknown fields are ignored.
+    with GuiServer("--human", "all") as server:
+        state = server.post("/api/new", {"seats": [{"player": "engine", "engine": 0,
+                                                    "command": "touch /tmp/pwned"}] * 2})
+        assert [e["index"] for e in state["engines"]] == [0]
+
+
+# ---------------------------------------------------------------- play
+
+
+def test_targets_are_the_referees_legal_moves_of_the_cell(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "engine")})
+    pos = Position.start("camelot")
+    for cell in ("F7", "C6", "D6", "F10"):
+        expected = sorted(format_move(pos.variant, m) for m in pos.legal_moves()
+                          if pos.variant.cell_name(m.start) == cell)
+        assert gui.get(f"/api/legal?cell={cell}")["moves"] == expected
+
+
+def test_a_move_is_answered_by_the_engine_and_can_be_taken_back(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "engine")})
+    state = gui.post("/api/move", {"move": "d6f8"})
+    assert state["moves"][0] == "D6-F8"
+    state = gui.wait(lambda s: len(s["moves"]) == 2, what="the engine's reply")
+    assert state["current"]["turn"] == "white"
+    assert state["seats"][1]["player"] == "engine"
+    snap = gui.get("/api/ply?n=1")
+    assert snap["move"] == "D6-F8" and snap["turn"] == "black"
+    assert snap["pieces"]["F8"] == {"seat": "white", "kind": "man"}
+    state = gui.post("/api/undo")
+    assert state["moves"] == []  # back to White, the human
+    status, body = gui.request("GET", "/api/ply?n=5")
+    assert status == 404
+
+
+def test_illegal_and_ambiguous_moves(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "engine")})
+    status, body = gui.request("POST", "/api/move", {"move": "F7-F9"})
+    assert status == 400 and "F8 holds none" in body["error"]
+    status, body = gui.request("POST", "/api/move", {"move": "Z1-Z2"})
+    assert status == 400 and "Z1" in body["error"]
+    gui.post("/api/position", {"position": AMBIGUOUS})
+    status, body = gui.request("POST", "/api/move", {"move": "F5xD11"})
+    assert status == 409
+    assert body["candidates"] == ["F5-F7-H9xF11xD9xD11", "F5-H7-F9xH11xF11xD9xD11"]
+    state = gui.post("/api/move", {"move": body["candidates"][1]})
+    assert state["moves"] == ["F5-H7-F9xH11xF11xD9xD11"]
+    status, body = gui.request("POST", "/api/position", {"position": "camelot 2/8 w"})
+    assert status == 400 and "position refused" in body["error"]
+
+
+def test_capturing_everything_ends_the_game_with_the_referees_result(gui):
+    gui.post("/api/new", {"variant": "camelot", "position": ONE_CAPTURE_LEFT,
+                          "seats": seats("human", "engine")})
+    state = gui.post("/api/move", {"move": "F8xF10"})
+    assert state["result"]["text"] == "white wins: black has no pieces left"
+    assert state["result"]["ranking"] == [["white"], ["black"]]
+    assert state["seats"][1]["out"] is True
+    status, body = gui.request("POST", "/api/move", {"move": "F10-F11"})
+    assert status == 400 and "over" in body["error"]
+    record = gui.get("/api/save")
+    assert "1-0" in record and "F8xF10" in record and "[Position " in record
+
+
+def test_resign_and_a_claimed_draw():
+    with GuiServer("--human", "all", "--rule", "Repetition=claim") as server:
+        state = server.post("/api/resign", {"seat": "white"})
+        assert state["result"]["winner"] == "black"
+        assert state["result"]["text"] == "black wins: white resigned"
+        server.post("/api/new", {"seats": seats("human", "human")})
+        status, body = server.request("POST", "/api/claim")
+        assert status == 400 and "no draw" in body["error"]
+        for _ in range(2):
+            for move in ("C6-C5", "C11-C12", "C5-C6", "C12-C11"):
+                state = server.post("/api/move", {"move": move})
+        assert state["claimable"] is True
+        state = server.post("/api/claim")
+        assert state["result"]["text"].startswith("draw: claimed by white")
+
+
+def test_three_seats_with_an_elimination():
+    # Blue's Man on E4 must take Red's only piece (E4xE8 over E6); Green is next.
+    with GuiServer("--variant", "tri-camelot", "--human", "all") as server:
+        state = server.state()
+        assert state["board"]["shape"] == "hex" and len(state["board"]["cells"]) == 73
+        assert [s["name"] for s in state["seats"]] == ["blue", "red", "green"]
+        position = "tri-camelot 4/5/6/5/6/5/2gg2/5/4/5/4/3/1r2/3/b1/1b1/2/1 b 0,0,0 - - 0 0"
+        server.post("/api/position", {"position": position})
+        legal = server.get("/api/legal?cell=E4")["moves"]
+        assert legal == ["E4xE8"]
+        state = server.post("/api/move", {"move": "E4xE8"})
+        red = next(s for s in state["seats"] if s["name"] == "red")
+        assert red["out"] is True and red["pieces"] == 0
+        assert state["current"]["turn"] == "green"  # Red is skipped
+
+
+def test_engine_against_engine_runs_to_a_result_and_pauses():
+    with GuiServer("--human", "none", "--depth", "1") as server:
+        state = server.post("/api/new", {"position": ONE_CAPTURE_LEFT,
+                                         "seats": seats("engine", "engine")})
+        state = server.wait(lambda s: s["result"] is not None, what="the engines' game")
+        assert state["result"]["winner"] == "white"
+        server.post("/api/new", {"seats": seats("engine", "engine")})
+        server.wait(lambda s: len(s["moves"]) >= 2, what="two engine moves")
+        state = server.post("/api/pause")
+        assert state["paused"] is True
+        count = len(server.state()["moves"])
+        time.sleep(1.0)
+        assert len(server.state()["moves"]) <= count + 1  # a search cut short may land once
+        server.post("/api/resume")
+        server.wait(lambda s: len(s["moves"]) >= count + 2, what="play after resume")
+
+
+def test_a_human_clock_runs_out():
+    with GuiServer("--human", "all") as server:
+        clock = {"base": 1, "inc": 0}
+        state = server.post("/api/new", {"seats": seats("human", "human", clock=clock)})
+        assert state["seats"][0]["running"] is True and state["seats"][0]["time_left"] <= 1
+        state = server.wait(lambda s: s["result"] is not None, timeout=10, what="a flag")
+        assert state["result"]["text"] == "black wins: white lost on time"
+
+
+# ---------------------------------------------------------------- faults
+
+
+def test_an_engine_that_dies_is_reported_and_can_be_restarted():
+    engine = f"{sys.executable} {SCRIPTED} --die-at go:2"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine")})
+        server.post("/api/move", {"move": "D6-F8"})
+        server.wait(lambda s: len(s["moves"]) == 2, what="the engine's first move")
+        server.post("/api/move", {"move": "F8-F9"})
+        state = server.wait(lambda s: s["fault"] is not None, what="the fault")
+        assert "died" in state["fault"]["reason"] or "exit" in state["fault"]["reason"]
+        assert state["moves"][:3] == ["D6-F8", state["moves"][1], "F8-F9"]  # game kept
+        state = server.post("/api/restart", {"engine": 0})
+        assert state["fault"] is None
+        # the restarted engine is fresh: its first go is answered again
+        server.wait(lambda s: len(s["moves"]) == 4, what="play after the restart")
+
+
+def test_an_engine_that_plays_an_illegal_move_is_reported():
+    engine = f"{sys.executable} {SCRIPTED} --illegal-at 1"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine")})
+        server.post("/api/move", {"move": "D6-F8"})
+        state = server.wait(lambda s: s["fault"] is not None, what="the fault")
+        assert "referee refused" in state["fault"]["reason"]
+        assert state["moves"] == ["D6-F8"]
+
+
+def test_an_engine_that_stalls_is_reported():
+    engine = f"{sys.executable} {SCRIPTED} --hang-at go:1"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine",
+                                                limit={"movetime": 0.2})})
+        server.post("/api/move", {"move": "D6-F8"})
+        state = server.wait(lambda s: s["fault"] is not None, timeout=30, what="the fault")
+        assert "stalled" in state["fault"]["reason"].lower() or \
+            "no answer" in state["fault"]["reason"].lower() or "timed" in \
+            state["fault"]["reason"].lower(), state["fault"]
+
+
+# ---------------------------------------------------------------- records
+
+
+def test_load_navigate_and_save_a_record(gui, tmp_path):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    for move in ("D6-F8", "E11-C9", "F8-F9"):
+        gui.post("/api/move", {"move": move})
+    saved = gui.get("/api/save")
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    status, state = gui.request("POST", "/api/load", raw=saved.encode())
+    assert status == 200, state
+    assert state["moves"] == ["D6-F8", "E11-C9", "F8-F9"]
+    assert gui.get("/api/ply?n=2")["move"] == "E11-C9"
+    assert gui.get("/api/save").split("\n\n", 1)[1] == saved.split("\n\n", 1)[1]
+
+
+def test_a_bad_record_is_refused_with_the_reason(gui):
+    status, body = gui.request("POST", "/api/load", raw=b"\xff\xfe not text")
+    assert status == 400 and "UTF-8" in body["error"]
+    bad = '[Variant "Camelot"]\n\n1. D6-F8 D6-F8 *\n'
+    status, body = gui.request("POST", "/api/load", raw=bad.encode())
+    assert status == 400 and "move 2" in body["error"]
+    status, body = gui.request("POST", "/api/load?game=3", raw=b'[Variant "Camelot"]\n\n*\n')
+    assert status == 400 and "no game 3" in body["error"]
+
+
+def test_watch_follows_a_record_file_as_it_grows(tmp_path):
+    path = tmp_path / "games.pgn"
+    header = '[Event "m"]\n[Variant "Camelot"]\n[White "a"]\n[Black "b"]\n\n'
+    path.write_text(header + "1. D6-F8 E11-C9 *\n", encoding="utf-8")
+    with GuiServer("--watch", str(path)) as server:
+        state = server.wait(lambda s: s["moves"] == ["D6-F8", "E11-C9"], what="the file")
+        assert state["watch"]["games"] == 1
+        path.write_text(header + "1. D6-F8 E11-C9 2. F8-F9 *\n", encoding="utf-8")
+        state = server.wait(lambda s: len(s["moves"]) == 3, what="the new move")
+        status, body = server.request("POST", "/api/move", {"move": "C9-C8"})
+        assert status == 400 and "watching" in body["error"]
+        path.write_text(header + "1. D6-F8 E11-C9 2. F8-F9 *\n\n" + header + "1. C6-C5 *\n",
+                        encoding="utf-8")
+        state = server.wait(lambda s: s["moves"] == ["C6-C5"], what="the second game")
+        server.post("/api/watch", {"game": 0})
+        server.wait(lambda s: len(s["moves"]) == 3, what="the first game again")
+
+
+def test_events_stream_the_state(gui):
+    import http.client
+
+    conn = http.client.HTTPConnection(gui.host, gui.port, timeout=10)
+    conn.request("GET", f"/api/events?token={gui.token}",
+                 headers={"Host": f"{gui.host}:{gui.port}"})
+    response = conn.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type") == "text/event-stream"
+    line = response.fp.readline().decode()
+    assert line.startswith("data: ")
+    state = json.loads(line[len("data: "):])
+    assert state["variant"] in state["variants"]
+    conn.close()
+
+
+def test_analysis_lines_and_multipv(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    gui.post("/api/analysis", {"action": "start", "multipv": 3, "ply": 0})
+    state = gui.wait(lambda s: len(s["analysis"]["lines"]) == 3, what="three lines")
+    firsts = {line["pv"][0] for line in state["analysis"]["lines"]}
+    assert len(firsts) == 3  # three different first moves
+    state = gui.post("/api/analysis", {"action": "stop"})
+    assert state["analysis"]["running"] is False
+    status, body = gui.request("POST", "/api/analysis", {"action": "start", "multipv": 9})
+    assert status == 400
