@@ -95,6 +95,7 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
         if movetime is not None or not limit:
             limit["movetime"] = movetime if movetime is not None else 1.0
         with table.lock:
+            table.learn_variants()
             table.new_game(variant.lower(), None, None)
             names = [s.name for s in table.seats]
             humans = _humans(human_text, names)

@@ -273,8 +273,10 @@ class Handler(BaseHTTPRequestHandler):
                 with table.lock:
                     self._json(HTTPStatus.OK, table.state())
                 return
-            if path in ("/api/new", "/api/position") and board.watcher is not None:
-                raise TableError("watching a file: the game comes from the file")
+            if path in ("/api/new", "/api/position"):
+                if board.watcher is not None:
+                    raise TableError("watching a file: the game comes from the file")
+                board.analyser.stop()  # its position belongs to the old game
             with table.lock:
                 if path == "/api/move":
                     table.human_move(body.get("move"))  # type: ignore[arg-type]

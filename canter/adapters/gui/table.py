@@ -113,6 +113,7 @@ class Table:
         self.generation = 0  # bumped by anything that invalidates a running search
         option = referee.options.get("uci_variant")
         self.variants = list(option.var) if option is not None and option.var else [variant]
+        self.variant_seats: dict[str, list[str]] = {}
         self._boards: dict[str, dict[str, Any]] = {}
         self._referee_at: tuple[str, tuple[str, ...]] | None = None
         self._snapshots: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
@@ -183,6 +184,18 @@ class Table:
                           for c in layout.cells],
             }
         return self._boards[variant]
+
+    def learn_variants(self) -> None:
+        """Ask the referee for every variant's board once, so the page knows each game's
+        seats before it sets one up."""
+        for name in self.variants:
+            if "uci_variant" in self.referee.options:
+                self.referee.configure({"UCI_Variant": name})
+            self._referee_at = None
+            self._referee_to("startpos", [])
+            self.board(name)
+            self.variant_seats[name] = list(self._boards[name]["seats"])
+        self._referee_at = None
 
     def snapshot(self, ply: int) -> dict[str, Any]:
         """The position after the first `ply` moves, from the referee (cached per game)."""
@@ -523,6 +536,7 @@ class Table:
                       "ranking": self.ending.ranking}
         return {
             "version": self.version, "variants": self.variants,
+            "variant_seats": self.variant_seats,
             "engines": [slot.describe() for slot in self.engines],
             "variant": self.variant, "board": self.board(self.variant), "seats": seats,
             "start": self.start, "moves": list(self.moves), "current": current,

@@ -111,9 +111,11 @@ class Analyser:
                 if info.pv is None and info.score is None:
                     continue
                 self._take(info, lines)
+                # A replaced analysis is still read to its bestmove, so that its engine is
+                # idle for the next one; only its lines no longer reach the page.
                 with table.lock:
                     if self._analysis is not analysis:
-                        return
+                        continue
                     table.analysis["lines"] = [lines[k] for k in sorted(lines)]
                 table.publish_soon()
         except EngineError as exc:
