@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from guiserver import GuiServer, seats
+from guiserver import SCRIPTED, GuiServer, seats
 
 from canter.adapters.client import Engine
 from canter.engine import Position, format_move, parse_move
@@ -396,3 +396,26 @@ def _stop_foreign() -> None:
         server = _FOREIGN.pop()
         server.shutdown()
         server.server_close()
+
+
+def test_an_engine_crash_is_shown_with_its_reason_and_restarted_from_the_page(browser):
+    engine = f"{sys.executable} {SCRIPTED} --die-at go:2"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        page = Page(browser, server)
+        page.play("D6-F8")
+        state = server.wait(lambda s: len(s["moves"]) == 2, what="the engine's first move")
+        pos = Position.start("camelot")
+        for move in state["moves"]:
+            pos.push(parse_move(pos, move))
+        page.sync()
+        page.play(choose(pos, Searcher()))
+        banner = page.until(lambda: [f for f in page.css("#fault") if f.is_displayed()],
+                            "the fault")[0]
+        assert "died" in banner.text or "exit" in banner.text, banner.text
+        assert len(server.state()["moves"]) == 3  # the game so far is kept
+        page.css("#restart-engine")[0].click()
+        # a fresh process answers its first go: the game goes on, the banner goes away
+        server.wait(lambda s: len(s["moves"]) == 4, what="the reply after the restart")
+        page.sync()
+        page.until(lambda: not [f for f in page.css("#fault") if f.is_displayed()],
+                   "the fault cleared")

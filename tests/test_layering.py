@@ -29,6 +29,11 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
                                 "canter.adapters.measure")),
     # `canter bench` runs the searcher in-process: it measures the search, not an engine.
     ("canter.adapters.measure", ("canter.protocol", "canter.cli")),
+    # The browser board knows no rules: everything it shows comes from engine processes
+    # (tests/test_gui_server.py also checks that importing it loads no canter.engine module).
+    ("canter.adapters.gui", ("canter.protocol", "canter.cli", "canter.engine",
+                             "canter.adapters.play", "canter.adapters.pictures",
+                             "canter.adapters.arbiter")),
     # Every other tool plays through engine processes: it may use the rules, not the search.
     ("canter.adapters", ("canter.protocol", "canter.cli", "canter.engine.search")),
 ]
@@ -154,6 +159,8 @@ def test_the_checks_catch_what_they_guard_against():
     assert not violations("canter.adapters.play.game", {"canter.engine.rules.position"})
     assert violations("canter.adapters.arbiter.game", {"canter.engine.search.searcher"})
     assert not violations("canter.adapters.measure.cli", {"canter.engine.search.bench"})
+    assert violations("canter.adapters.gui.table", {"canter.engine.rules.notation"})
+    assert not violations("canter.adapters.gui.table", {"canter.adapters.client.engine"})
     assert find_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert find_circles({"a": {"b"}, "b": set()}) == []
 
