@@ -106,6 +106,13 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Append every line exchanged with the engines (time, game, "
                           "engine, direction) to FILE."),
         click.option("--event", default=None, help="Event tag of the records."),
+        click.option("--cluster", default=None, metavar="ADDRESS",
+                     help="Play the games as tasks on a Dask cluster: a scheduler address "
+                          "(tcp://host:8786) or local:N (N worker processes on this machine). "
+                          "Needs pip install 'canter[cluster]'. See docs/arbiter.md."),
+        click.option("--check", is_flag=True,
+                     help="With --cluster: start every engine on every worker, report, and "
+                          "exit without playing."),
         click.option("--ready-timeout", type=Seconds(), default=10.0, show_default=True,
                      metavar="SECONDS", help="Answer time allowed for uci/isready."),
         click.option("--search-timeout", type=Seconds(), default=60.0, show_default=True,
@@ -249,6 +256,11 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
             raise click.BadParameter("need elo0 < elo1 and alpha, beta in (0, 1)",
                                      param_hint="--sprt")
 
+    if opts["check"] and not opts["cluster"]:
+        raise click.UsageError("--check needs --cluster (it checks the engines on the workers)")
+    if opts["cluster"] and opts["log_path"]:
+        raise click.UsageError("--log and --cluster do not go together: the engines run on the "
+                               "workers")
     settings = Settings(
         variant=variant,
         adjudication=adjudication,
@@ -275,12 +287,17 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["event"] = opts["event"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
-                       identity, opts["log_path"], opts["progress"])
+                       identity, opts["log_path"], opts["progress"], opts["cluster"])
+    if opts["check"]:
+        _check_cluster(opts["cluster"], players, settings)
+        return
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
         click.echo(f"canter {kind}: {variant}, {len(players)} engines "
                    f"({', '.join(p.name for p in players)}), {count(len(jobs), 'game')}, "
-                   f"{' / '.join(tcs)}, concurrency {opts['concurrency']}, openings: {used}")
+                   f"{' / '.join(tcs)}, "
+                   + (f"cluster {opts['cluster']}" if opts["cluster"]
+                      else f"concurrency {opts['concurrency']}") + f", openings: {used}")
         repeats = _repeated_games(players, openings, -(-games // per_block))
         if repeats:
             click.echo(f"Warning: {repeats}", err=True)
@@ -308,6 +325,32 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
             signal.signal(sig, handler)
     if outcome.interrupted:
         sys.exit(130)
+
+
+def _check_cluster(address: str, players: list, settings: Any) -> None:
+    """--check: every engine on every worker, one line per worker; exit 1 on a problem."""
+    from canter.adapters.arbiter.cluster import ClusterError, check_workers, connect
+
+    try:
+        conn = connect(address)
+    except (ClusterError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        answers = check_workers(conn, players, settings, wait=10.0)
+    except ClusterError as exc:
+        raise click.ClickException(f"--cluster {address}: {exc}") from None
+    finally:
+        conn.close()
+    bad = 0
+    for worker, problems in answers.items():
+        if problems:
+            bad += 1
+            for problem in problems:
+                click.echo(f"worker {worker}: {problem}")
+        else:
+            click.echo(f"worker {worker}: ok ({len(players)} engines started)")
+    if bad:
+        raise click.ClickException(f"{bad} of {len(answers)} workers cannot run the engines")
 
 
 @click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)

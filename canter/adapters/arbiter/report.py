@@ -17,13 +17,13 @@ from canter.adapters.arbiter.stats import (
 )
 
 
-def _elo(x: float) -> str:
+def elo_text(x: float) -> str:
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
     return f"{x + 0.0:+.1f}" if round(x, 1) != 0 else "+0.0"
 
 
-def _margin(est: EloEstimate) -> str:
+def margin_text(est: EloEstimate) -> str:
     if math.isinf(est.margin) or math.isnan(est.margin):
         return "inf"
     return f"{est.margin:.1f}"
@@ -65,7 +65,7 @@ def running_score(tally: Tally, names: list[str], nseats: int) -> str:
         score = (w + 0.5 * d) / n if n else 0.5
         running = f"{names[0]} {w}-{lo}-{d} [{score:.3f}]"
         if 0 < score < 1:
-            running += f" Elo {_elo(elo_from_score(score))}"
+            running += f" Elo {elo_text(elo_from_score(score))}"
     else:
         stats = tally.multi() if nseats == 3 else None
         parts = []
@@ -141,8 +141,8 @@ def _match_two(tally: Tally, names: list[str], sprt_params: dict[str, float] | N
     assert st is not None
     lines = [
         f"Score of {a} vs {b}: {st.wins} - {st.losses} - {st.draws} (W-L-D) [{st.score:.3f}]",
-        f"Elo difference: {_elo(st.elo.elo)} +/- {_margin(st.elo)} (95 %: "
-        f"{_elo(st.elo.low)} .. {_elo(st.elo.high)}), LOS {100 * st.los:.1f} %, "
+        f"Elo difference: {elo_text(st.elo.elo)} +/- {margin_text(st.elo)} (95 %: "
+        f"{elo_text(st.elo.low)} .. {elo_text(st.elo.high)}), LOS {100 * st.los:.1f} %, "
         f"draw ratio {100 * st.draw_ratio:.1f} %",
     ]
     penta = tally.pentanomial(0, 1)
@@ -150,7 +150,7 @@ def _match_two(tally: Tally, names: list[str], sprt_params: dict[str, float] | N
         est = pentanomial_elo(penta)
         lines.append(
             f"Pentanomial [LL, LD, DD+WL, WD, WW] over {sum(penta)} pairs: "
-            f"[{', '.join(map(str, penta))}], Elo {_elo(est.elo)} +/- {_margin(est)}"
+            f"[{', '.join(map(str, penta))}], Elo {elo_text(est.elo)} +/- {margin_text(est)}"
         )
     state = sprt_state(tally, sprt_params)
     if state is not None and sprt_params is not None:
@@ -177,8 +177,8 @@ def _tournament_two(tally: Tally, names: list[str]) -> list[str]:
     out = [f"{'Rank':>4} {'Name':<{width}} {'Elo':>7} {'+/-':>6} {'Games':>5} "
            f"{'W':>4} {'D':>4} {'L':>4} {'Score':>6} {'Draw':>6}"]
     for rank, (score, name, n, w, d, lo, st) in enumerate(rows, start=1):
-        elo = _elo(st.elo.elo) if st else "-"
-        margin = _margin(st.elo) if st else "-"
+        elo = elo_text(st.elo.elo) if st else "-"
+        margin = margin_text(st.elo) if st else "-"
         draw = f"{100 * d / n:.1f}%" if n else "-"
         out.append(f"{rank:>4} {name:<{width}} {elo:>7} {margin:>6} {n:>5} {w:>4} {d:>4} "
                    f"{lo:>4} {score:>6.3f} {draw:>6}")

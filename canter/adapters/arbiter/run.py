@@ -15,9 +15,18 @@ import queue
 import shutil
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from canter.adapters.arbiter.cluster import (
+    ClusterError,
+    Connection,
+    Feeder,
+    check_workers,
+    connect,
+    problem_lines,
+)
 from canter.adapters.arbiter.game import (
     EnginePool,
     EngineRegistry,
@@ -30,7 +39,9 @@ from canter.adapters.arbiter.game import (
 from canter.adapters.arbiter.log import EngineLog, log_problem
 from canter.adapters.arbiter.openings import Opening
 from canter.adapters.arbiter.report import (
+    elo_text,
     final_table,
+    margin_text,
     progress_bar,
     progress_line,
     sprt_state,
@@ -46,6 +57,7 @@ from canter.adapters.arbiter.results import (
     write_summary,
 )
 from canter.adapters.arbiter.schedule import Job, game_key
+from canter.adapters.arbiter.stats import two_seat_stats
 from canter.adapters.client.engine import EngineDied, EngineError
 from canter.adapters.records.format import GameRecord
 from canter.adapters.text import count
@@ -85,6 +97,7 @@ class RunConfig:
     # "bar": a status line redrawn in place (on a terminal); "lines": a line per game;
     # "auto": bar if `out` is a terminal
     progress: str = "auto"
+    cluster: str | None = None  # --cluster: a Dask scheduler address or local:N
 
 
 @dataclass
@@ -121,6 +134,7 @@ class Arbiter:
         self._started = time.monotonic()
         self._drawn_at = 0.0
         self._played = 0
+        self.feeder: Feeder | None = None
 
     def say(self, text: str) -> None:
         """A line of its own; over a status line being redrawn, above it."""
@@ -304,15 +318,23 @@ class Arbiter:
         except OSError as exc:
             raise ArbiterError(f"--log {cfg.log_path}: cannot be written ({exc.strerror})") \
                 from None
-        pools = [EnginePool(cfg.settings, self.registry, log)
-                 for _ in range(min(cfg.concurrency, max(1, len(pending))))]
+        results: queue.Queue[tuple[str, object]] = queue.Queue()
+        workers: list[threading.Thread] = []
+        conn: Connection | None = None
+        pools = [] if cfg.cluster else [
+            EnginePool(cfg.settings, self.registry, log)
+            for _ in range(min(cfg.concurrency, max(1, len(pending))))]
         jobs: queue.Queue[Job] = queue.Queue()
         for job in pending:
             jobs.put(job)
-        results: queue.Queue[tuple[str, object]] = queue.Queue()
-        workers: list[threading.Thread] = []
         try:
-            if pending:
+            if cfg.cluster and pending:
+                conn = self._connect(pending, results)
+                assert self.feeder is not None
+                t = threading.Thread(target=self.feeder.feed, daemon=True)
+                t.start()
+                workers.append(t)
+            elif pending:
                 self.preflight(pools[0])
             for pool in pools:
                 t = threading.Thread(target=self._work, args=(pool, jobs, results), daemon=True)
@@ -352,8 +374,15 @@ class Arbiter:
         finally:
             self.abort.set()
             self.registry.kill_all()
+            if self.feeder is not None:
+                cancelled = self.feeder.stop()
+                if cancelled and outcome.stopped_by_sprt:
+                    self.say(f"Cancelled {count(cancelled, 'game')} not yet played")
             for t in workers:
                 t.join(timeout=5.0)
+            if self.feeder is not None and conn is not None:
+                self.feeder.close_engines()
+                conn.close()
             try:
                 # games that ended normally while the run was stopping still count
                 while True:
@@ -386,6 +415,39 @@ class Arbiter:
                                    f"({exc.strerror}){saved}") from None
         return outcome
 
+    def _connect(self, pending: list[Job],
+                 results: queue.Queue[tuple[str, object]]) -> Connection:
+        """Reach the cluster, check the engines on every worker, and set up the feeder."""
+        cfg = self.config
+        assert cfg.cluster is not None
+        try:
+            conn = connect(cfg.cluster)
+        except (ClusterError, ValueError) as exc:
+            raise ArbiterError(str(exc)) from None
+        try:
+            problems = problem_lines(check_workers(conn, cfg.players, cfg.settings, wait=10.0))
+        except ClusterError as exc:
+            conn.close()
+            raise ArbiterError(f"--cluster {cfg.cluster}: {exc}") from None
+        except Exception as exc:
+            conn.close()
+            raise ArbiterError(f"--cluster {cfg.cluster}: the workers could not be asked "
+                               f"({exc})") from None
+        if problems:
+            conn.close()
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ArbiterError(f"--cluster {cfg.cluster}: {problems[0]}{more}")
+        run = uuid.uuid4().hex[:12]
+
+        def task_args(job: Job) -> tuple:
+            return ([cfg.players[p] for p in job.players], cfg.openings[job.opening],
+                    cfg.settings)
+
+        self.feeder = Feeder(conn, run, pending, task_args,
+                             lambda kind, payload: results.put((kind, payload)), self.abort)
+        self.say(f"Cluster {conn.address}: {count(len(conn.workers()), 'worker')}")
+        return conn
+
     def _record(self, result: GameResult, outcome: RunOutcome) -> None:
         job = self._jobs_by_number[result.number]
         if result.number in self.tally.entries:
@@ -406,6 +468,15 @@ class Arbiter:
         self._played += 1
         line = progress_line(self.tally, len(self.config.jobs), entry, self.names,
                              self.config.seats)
+        if self.feeder is not None:
+            line += " | " + self.feeder.status.text(self._started)
+            if self.config.seats == 2 and len(self.names) == 2:
+                w, d, lo = self.tally.score(0, 1)
+                est = two_seat_stats(w, d, lo).elo
+                line += f", Elo {elo_text(est.elo)} +/- {margin_text(est)}"
+            state = sprt_state(self.tally, self.config.sprt)
+            if state is not None:
+                line += f", LLR {state.llr:.2f} [{state.lower:.2f}, {state.upper:.2f}]"
         if not self.bar:
             self.say(line)
             return
