@@ -1,0 +1,327 @@
+"""The standard strength test: this working tree's engine against a frozen earlier build.
+
+    python bench/strength.py --base REV [--variant camelot|tri-camelot]
+        [--tc 10+0.1 | --st 1] [--concurrency 2] [--games N] [--pgn FILE] [--change TEXT]
+
+REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
+(reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
+against it with the variant's built-in book:
+- Camelot: SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05, stopping at the first decision or at
+  --games (default 20,000);
+- Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
+  --games games (default 1,002: 334 openings in all three seat rotations), Elo from new's
+  pairwise places against the base seats.
+Give --pgn to be able to resume: the same command with the same file plays only the missing
+games (and a decided SPRT does not play on). The last line is a row for the results table
+in docs/search.md ("Testing at real limits").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from frozen import CHECKOUT, FreezeError, Parser, freeze
+
+from canter.adapters.arbiter.tc import TimeControl
+
+SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
+TRI_GAMES = 1_002  # 334 rounds of three rotations
+MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
+KEEP_LOS = 0.95  # without an SPRT decision: kept when the gain is this likely
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Limit:
+    kind: str  # "tc", "st" or "nodes" (the last for tests of the script only)
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"
+
+
+def engine_field(command: list[str], name: str, directory: Path | None = None) -> str:
+    """One `--engine` value; quoted so that paths with spaces survive the arbiter's split."""
+    if len(command) == 1:
+        # a single command word is split again by the arbiter: quote it twice
+        words = ["cmd=" + shlex.quote(command[0])]
+    else:
+        words = ["cmd=" + command[0], *command[1:]]
+    words.append(f"name={name}")
+    if directory is not None:
+        words.append(f"dir={directory}")
+    return shlex.join(words)
+
+
+def base_names(variant: str, sha: str) -> list[str]:
+    name = f"base-{sha[:7]}"
+    return [name] if variant == "camelot" else [name, f"{name}-2"]
+
+
+def match_command(*, python: str, base_command: str, base_sha: str, variant: str,
+                  limit: Limit, concurrency: int, games: int, pgn: str | None,
+                  json_path: str, timemargin: int | None = None,
+                  checkout: Path = CHECKOUT) -> list[str]:
+    """The `canter match` command line of the test. The working tree's engine runs in the
+    checkout, so `-m canter` imports this tree's package whatever the caller's folder."""
+    command = [python, "-m", "canter", "match", "--variant", variant,
+               "--engine", engine_field([python, "-m", "canter"], "new", checkout)]
+    for name in base_names(variant, base_sha):
+        command += ["--engine", engine_field([base_command], name)]
+    command += [f"--{limit.kind}", limit.value, "--concurrency", str(concurrency),
+                "--games", str(games)]
+    if timemargin is not None:
+        command += ["--timemargin", str(timemargin)]
+    if variant == "camelot":
+        command += ["--sprt", SPRT]
+    if pgn is not None:
+        command += ["--pgn", pgn]
+    command += ["--json", json_path]
+    return command
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def elo_of(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def fixed_games_verdict(games: int, total: int, los: float) -> str:
+    """Without an SPRT decision: kept only when the gain is likely enough over enough games."""
+    if games < MIN_GAMES:
+        if games < total:
+            return f"unfinished ({games} of {total} games): resume with the same --pgn"
+        return f"too few games to decide (LOS {100 * los:.1f} %; at least {MIN_GAMES:,})"
+    stopped = f" (stopped at {games} of {total} games)" if games < total else ""
+    return f"LOS {100 * los:.1f} %: " + ("kept" if los >= KEEP_LOS else "dropped") + stopped
+
+
+def camelot_row(summary: dict, total: int) -> tuple[str, str, str, str]:
+    """(games, result, Elo, verdict) from the arbiter's --json summary."""
+    pair = summary["pairs"][0]
+    wins, losses, draws = pair["wins"], pair["losses"], pair["draws"]
+    if pair["players"][0] != "new":  # the arbiter's pair runs in the order of --engine
+        wins, losses = losses, wins
+    games = wins + losses + draws
+    result = f"+{wins} −{losses} ={draws}"
+    elo = pair["elo"]
+    margin = pair["elo_margin"]
+    elo_text = "n/a" if elo is None else f"{elo:+.1f} ± {margin:.1f}" if margin is not None \
+        else f"{elo:+.1f}"
+    sprt = summary.get("sprt") or {}
+    llr = sprt.get("llr")
+    decision = sprt.get("decision")
+    llr_text = f"LLR {llr:+.2f} ({sprt['lower']:+.2f}, {sprt['upper']:+.2f})" \
+        if llr is not None else "LLR n/a"
+    if decision == "H1":
+        verdict = f"H1 accepted, {llr_text}: kept"
+    elif decision == "H0":
+        verdict = f"H0 accepted, {llr_text}: dropped"
+    else:
+        verdict = f"{llr_text}, undecided; " + fixed_games_verdict(games, total, pair["los"])
+    return str(games), result, elo_text, verdict
+
+
+def pairwise_scores(rankings: list[list[list[str]]], me: str) -> list[float]:
+    """Per game, ME's mean score against each other seat: 1 finished ahead, 1/2 shared the
+    place, 0 behind (the arbiter's "finished ahead of" table, kept game by game so that its
+    spread can be measured)."""
+    scores = []
+    for ranking in rankings:
+        place = {p: i for i, group in enumerate(ranking) for p in group}
+        if me not in place:
+            continue
+        others = [p for p in place if p != me]
+        points = [1.0 if place[me] < place[o] else 0.5 if place[me] == place[o] else 0.0
+                  for o in others]
+        scores.append(sum(points) / len(points))
+    return scores
+
+
+def tri_row(rankings: list[list[list[str]]], total: int) -> tuple[str, str, str, str]:
+    """(games, result, Elo, verdict) for `new` from each game's ranking, best first."""
+    scores = pairwise_scores(rankings, "new")
+    games = len(scores)
+    if games == 0:
+        return "0", "no games", "n/a", fixed_games_verdict(0, total, 0.5)
+    points = sum(1.0 / len(r[0]) for r in rankings if "new" in r[0])
+    ahead = sum(sum(1 for g in r[i + 1:] for _ in g) for r in rankings
+                for i, group in enumerate(r) if "new" in group)
+    behind = sum(sum(len(g) for g in r[:i]) for r in rankings
+                 for i, group in enumerate(r) if "new" in group)
+    level = 2 * games - ahead - behind
+    mean = sum(scores) / games
+    variance = sum((s - mean) ** 2 for s in scores) / games
+    spread = math.sqrt(variance / games)
+    low, high = elo_of(mean - Z95 * spread), elo_of(mean + Z95 * spread)
+    elo = elo_of(mean) + 0.0  # never -0.0
+    if math.isfinite(low) and math.isfinite(high):
+        elo_text = f"{elo:+.1f} ± {(high - low) / 2:.1f}"
+    else:
+        elo_text = f"{elo:+.1f}"
+    los = 0.5 if spread == 0 else 0.5 * (1 + math.erf((mean - 0.5) / spread / math.sqrt(2)))
+    result = (f"points {points:g}/{games} ({100 * points / games:.1f} %), "
+              f"pairwise +{ahead} −{behind} ={level}")
+    return str(games), result, elo_text, fixed_games_verdict(games, total, los)
+
+
+def read_rankings(pgn: str) -> list[list[list[str]]]:
+    """Each finished game's ranking by player name, best first, from the records."""
+    from canter.adapters.arbiter.results import ranking_of
+    from canter.adapters.records.format import read_games_file
+
+    rankings = []
+    for record in read_games_file(pgn, allow_unterminated=True):
+        if record.points is None:
+            continue
+        names = record.players
+        rankings.append([[names[s] for s in group] for group in ranking_of(record)])
+    return rankings
+
+
+def summary_row(date: str, change: str, variant: str, limit: Limit,
+                cells: tuple[str, str, str, str]) -> str:
+    games, result, elo, verdict = cells
+    cells_text = [date, change, variant, str(limit), games, result, elo, verdict]
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells_text) + " |"
+
+
+# ---------------------------------------------------------------- the command
+
+
+def _git_text(*args: str) -> str:
+    done = subprocess.run(["git", "-C", str(CHECKOUT), *args], capture_output=True,
+                          text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def default_change(rev: str, base_sha: str) -> str:
+    head = _git_text("rev-parse", "--short=7", "HEAD") or "?"
+    # the engine is the package: new files there count, stray files elsewhere do not
+    edited = bool(_git_text("status", "--porcelain", "--", "canter"))
+    return f"{head}{' + edits' if edited else ''} vs {rev} ({base_sha[:7]})"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = Parser(
+        description=__doc__.splitlines()[0],
+        epilog="Every search or evaluation change is kept or dropped by this test "
+               "(docs/search.md, 'Testing at real limits').")
+    p.add_argument("--base", required=True, metavar="REV",
+                   help="the git revision to test against (sha, tag, HEAD~3, main)")
+    p.add_argument("--variant", choices=("camelot", "tri-camelot"), default="camelot")
+    limits = p.add_mutually_exclusive_group()
+    limits.add_argument("--tc", help="clock for both builds (default 10+0.1)")
+    limits.add_argument("--st", help="fixed seconds per move, e.g. 1")
+    limits.add_argument("--nodes", help=argparse.SUPPRESS)  # tests of this script only
+    p.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
+    p.add_argument("--games", type=int, default=None,
+                   help=f"Camelot: the SPRT's cap (default {CAMELOT_GAMES:,}); Tri-Camelot: "
+                        f"games, a multiple of 3 (default {TRI_GAMES:,})")
+    p.add_argument("--pgn", help="game records; the same command with the same file resumes")
+    p.add_argument("--timemargin", type=int, default=None, metavar="MS",
+                   help="milliseconds a search may overrun (the arbiter's --timemargin)")
+    p.add_argument("--change", help="what the test is about, for the results row "
+                                    "(default: HEAD, edits and the base)")
+    p.add_argument("--repo", type=Path, default=CHECKOUT, help=argparse.SUPPRESS)
+    return p
+
+
+def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Limit, int]:
+    """The limit and the number of games, or a usage error."""
+    if args.nodes is not None:
+        limit = Limit("nodes", args.nodes)
+    elif args.st is not None:
+        limit = Limit("st", args.st)
+    else:
+        limit = Limit("tc", args.tc or "10+0.1")
+    if limit.kind == "tc":
+        try:
+            clock = TimeControl.parse(limit.value)
+        except ValueError as exc:
+            p.error(f"--tc: {exc}")
+        if clock.time is None:
+            p.error(f"--tc {limit.value}: a strength test needs a clock (e.g. 10+0.1)")
+    else:
+        try:
+            amount = float(limit.value)
+        except ValueError:
+            amount = math.nan
+        if not (math.isfinite(amount) and amount > 0) or (
+                limit.kind == "nodes" and not limit.value.isdigit()):
+            p.error(f"--{limit.kind} must be a number above 0, not {limit.value!r}")
+    if args.timemargin is not None and args.timemargin < 0:
+        p.error(f"--timemargin must be at least 0 ms, not {args.timemargin}")
+    if args.concurrency < 1:
+        p.error(f"--concurrency must be at least 1, not {args.concurrency}")
+    games = args.games
+    if args.variant == "camelot":
+        games = CAMELOT_GAMES if games is None else games
+        if games < 2:
+            p.error(f"--games must be at least 2 (one pair of games), not {games}")
+    else:
+        games = TRI_GAMES if games is None else games
+        if games < 3 or games % 3:
+            p.error(f"--games must be a positive multiple of 3 for tri-camelot (every "
+                    f"opening in all three seat rotations), not {games}")
+    return limit, games
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    limit, games = check_args(p, args)
+    try:
+        build = freeze(args.base, repo=args.repo)
+    except FreezeError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    base_sha = build.sha
+    change = args.change or default_change(args.base, base_sha)
+    with tempfile.TemporaryDirectory(prefix="canter-strength-") as scratch:
+        json_path = str(Path(scratch) / "summary.json")
+        # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
+        pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant != "camelot"
+                           else None)
+        command = match_command(python=sys.executable, base_command=str(build.command),
+                                base_sha=base_sha, variant=args.variant, limit=limit,
+                                concurrency=args.concurrency, games=games, pgn=pgn,
+                                json_path=json_path, timemargin=args.timemargin)
+        print("$ " + shlex.join(command), flush=True)
+        match = subprocess.Popen(command)
+        try:
+            code = match.wait()
+        except KeyboardInterrupt:  # the arbiter has the same signal: let it save and end
+            code = match.wait()
+        try:
+            summary = json.loads(Path(json_path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return code or 1  # the arbiter said why
+        if args.variant == "camelot":
+            if not summary.get("pairs"):
+                return code or 1
+            cells = camelot_row(summary, games)
+        else:
+            cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games)
+    print(summary_row(time.strftime("%Y-%m-%d", time.gmtime()), change, args.variant, limit,
+                      cells))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

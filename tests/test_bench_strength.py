@@ -1,0 +1,336 @@
+"""The standard strength test's tools: bench/frozen.py (any git revision in its own
+virtualenv) and bench/strength.py (the `canter match` it runs and the results row it prints).
+
+frozen.py is exercised on a throwaway repository of a tiny package with a `canter` console
+script: a real `git archive`, `python -m venv` and `pip install`. strength.py is run end to
+end once, at 50 nodes a move, against a frozen build of a clone of this checkout's HEAD.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(BENCH))
+
+import frozen  # noqa: E402
+import strength  # noqa: E402
+
+from canter.adapters.arbiter.engines import parse_engine_spec  # noqa: E402
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "canter"
+version = "0.0.{n}"
+
+[project.scripts]
+canter = "canter:main"
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def commit_version(repo: Path, n: int, *, broken: bool = False) -> str:
+    """Commit a package whose `canter` command prints `version N`; its sha."""
+    (repo / "canter").mkdir(exist_ok=True)
+    (repo / "pyproject.toml").write_text(
+        PYPROJECT.format(n=n).replace('version = "0.0.3"', 'version = "three"') if broken
+        else PYPROJECT.format(n=n))
+    (repo / "canter" / "__init__.py").write_text(f"def main():\n    print('version {n}')\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", f"version {n}")
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> dict:
+    """A repository with three commits: v1 (tagged), v2, and a broken pyproject."""
+    repo = tmp_path_factory.mktemp("tiny")
+    git(repo, "init", "--quiet", "-b", "main")
+    git(repo, "config", "user.email", "test@example.invalid")
+    git(repo, "config", "user.name", "test")
+    shas = {"v1": commit_version(repo, 1)}
+    git(repo, "tag", "v1")
+    shas["v2"] = commit_version(repo, 2)
+    shas["broken"] = commit_version(repo, 3, broken=True)
+    return {"repo": repo, **shas}
+
+
+def run_script(name: str, *args: str, cache: Path, timeout: float = 120
+               ) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    return subprocess.run([sys.executable, str(BENCH / name), *args], capture_output=True,
+                          text=True, env=env, timeout=timeout, cwd=ROOT)
+
+
+# ---------------------------------------------------------------- frozen.py
+
+
+def test_any_rev_parse_name_resolves_to_its_commit(tiny) -> None:
+    repo = tiny["repo"]
+    assert frozen.resolve("v1", repo) == tiny["v1"]
+    assert frozen.resolve(tiny["v1"][:8], repo) == tiny["v1"]
+    assert frozen.resolve("HEAD~2", repo) == tiny["v1"]
+    assert frozen.resolve("HEAD~1", repo) == tiny["v2"]
+    assert frozen.resolve("main", repo) == tiny["broken"]
+    # a tag object is peeled to its commit
+    git(repo, "tag", "-a", "-m", "annotated", "v2-annotated", tiny["v2"])
+    assert frozen.resolve("v2-annotated", repo) == tiny["v2"]
+
+
+def test_a_build_is_a_real_install_reused_and_unchanged_by_later_edits(tiny, tmp_path) -> None:
+    repo, directory = tiny["repo"], tmp_path / "b"
+    # what a build killed half-way leaves: it is cleared, not mistaken for a build
+    (directory / "src" / "junk").mkdir(parents=True)
+    (directory / frozen.STARTED).touch()
+    logged: list[str] = []
+    build = frozen.freeze("v1", directory, repo, log=logged.append)
+    assert build.sha == tiny["v1"] and build.command == directory / "venv" / "bin" / "canter"
+    assert not (directory / "src" / "junk").exists()
+    assert not (directory / frozen.STARTED).exists()
+    assert (directory / "src" / "canter" / "__init__.py").read_text().count("version 1") == 1
+    assert any("Building v1" in line for line in logged)
+    marker = frozen.read_marker(directory)
+    assert marker["sha"] == tiny["v1"] and marker["subject"] == "version 1"
+    done = subprocess.run([str(build.command)], capture_output=True, text=True, check=True)
+    assert done.stdout == "version 1\n"
+
+    # reused: nothing is built again, the marker is left as it was
+    stamp = (directory / frozen.MARKER).stat().st_mtime_ns
+    logged.clear()
+    again = frozen.freeze(tiny["v1"], directory, repo, log=logged.append)
+    assert again.command == build.command and logged == []
+    assert (directory / frozen.MARKER).stat().st_mtime_ns == stamp
+
+    # not editable: a changed checkout does not change the frozen engine
+    (repo / "canter" / "__init__.py").write_text("def main():\n    print('edited')\n")
+    try:
+        done = subprocess.run([str(build.command)], capture_output=True, text=True, check=True)
+        assert done.stdout == "version 1\n"
+    finally:
+        git(repo, "checkout", "--quiet", "--", "canter/__init__.py")
+
+    # the same folder will not take another revision
+    with pytest.raises(frozen.FreezeError, match="holds the build of"):
+        frozen.freeze(tiny["v2"], directory, repo)
+
+    # --list shows builds under the cache root, complete or not
+    cache = tmp_path / "cache"
+    root = cache / "canter" / "builds"
+    root.mkdir(parents=True)
+    (directory).rename(root / tiny["v1"])
+    (root / ("0" * 40)).mkdir()
+    listed = run_script("frozen.py", "--list", cache=cache)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("000000000000  (incomplete)")
+    assert lines[1].startswith(tiny["v1"][:12]) and "v1: version 1" in lines[1]
+
+
+def test_the_command_prints_the_engine_command_of_a_reused_build(tiny, tmp_path) -> None:
+    # a complete build is recognised by its marker alone: no pip run here
+    directory = tmp_path / "cache" / "canter" / "builds" / tiny["v2"]
+    (directory / "venv" / "bin").mkdir(parents=True)
+    (directory / "venv" / "bin" / "canter").touch()
+    (directory / frozen.MARKER).write_text(json.dumps({"sha": tiny["v2"]}))
+    done = run_script("frozen.py", "HEAD~1", "--repo", str(tiny["repo"]),
+                      cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{directory / 'venv' / 'bin' / 'canter'}\n"
+    assert done.stderr == ""
+
+
+def test_a_failing_step_is_reported_with_its_last_lines() -> None:
+    script = "import sys\nfor i in range(9): print('line', i)\nsys.exit(3)"
+    with pytest.raises(frozen.FreezeError) as caught:
+        frozen._run_step([sys.executable, "-c", script], "pip install of x")
+    text = str(caught.value)
+    assert text.startswith("pip install of x failed (exit code 3); its last lines:")
+    assert text.splitlines()[1:] == [f"  line {i}" for i in range(4, 9)]
+
+
+@pytest.mark.slow
+def test_a_revision_pip_cannot_install_is_refused_with_pips_last_lines(tiny, tmp_path) -> None:
+    done = run_script("frozen.py", "main", "--repo", str(tiny["repo"]), "--dir",
+                      str(tmp_path / "b"), cache=tmp_path)
+    assert done.returncode == 1
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "pip install of main" in errors[0], done.stderr
+    # pip's own words follow: what setuptools found wrong, not pip's closing boilerplate
+    quoted = [line for line in done.stderr.split(errors[0])[1].splitlines() if line]
+    assert 1 <= len(quoted) <= frozen.PIP_LINES
+    assert any("project.version" in line for line in quoted), done.stderr
+    assert not any("originates from a subprocess" in line for line in quoted)
+    assert frozen.read_marker(tmp_path / "b") is None
+
+
+# ---------------------------------------------------------------- strength.py
+
+
+def test_the_camelot_match_command_is_the_standard_sprt() -> None:
+    command = strength.match_command(
+        python="/py/bin/python", base_command="/c/builds/abc/venv/bin/canter",
+        base_sha="abcdef0123456789", variant="camelot", limit=strength.Limit("tc", "10+0.1"),
+        concurrency=2, games=20000, pgn="run.pgn", json_path="/tmp/s.json",
+        checkout=Path("/src/canter"))
+    assert command == [
+        "/py/bin/python", "-m", "canter", "match", "--variant", "camelot",
+        "--engine", "cmd=/py/bin/python -m canter name=new dir=/src/canter",
+        "--engine", "cmd=/c/builds/abc/venv/bin/canter name=base-abcdef0",
+        "--tc", "10+0.1", "--concurrency", "2", "--games", "20000",
+        "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+        "--pgn", "run.pgn", "--json", "/tmp/s.json"]
+
+
+def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> None:
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc",
+        variant="tri-camelot", limit=strength.Limit("st", "1"), concurrency=1, games=1002,
+        pgn=None, json_path="s.json", timemargin=50, checkout=Path("/src"))
+    assert command == [
+        "python", "-m", "canter", "match", "--variant", "tri-camelot",
+        "--engine", "cmd=python -m canter name=new dir=/src",
+        "--engine", "cmd=/b/canter name=base-1234567",
+        "--engine", "cmd=/b/canter name=base-1234567-2",
+        "--st", "1", "--concurrency", "1", "--games", "1002", "--timemargin", "50",
+        "--json", "s.json"]
+
+
+def test_the_arbiter_reads_the_engines_back_even_with_spaces_in_paths() -> None:
+    spec = parse_engine_spec(strength.engine_field(["/a b/canter"], "base-x"))
+    assert spec.command == ["/a b/canter"] and spec.name == "base-x" and spec.cwd is None
+    spec = parse_engine_spec(strength.engine_field(["/my py/python", "-m", "canter"], "new",
+                                                   Path("/my src")))
+    assert spec.command == ["/my py/python", "-m", "canter"]
+    assert spec.name == "new" and spec.cwd == "/my src"
+
+
+def args_of(*words: str):
+    p = strength.parser()
+    return strength.check_args(p, p.parse_args(["--base", "HEAD~1", *words]))
+
+
+def test_defaults_and_limits() -> None:
+    assert args_of() == (strength.Limit("tc", "10+0.1"), 20000)
+    assert args_of("--st", "1") == (strength.Limit("st", "1"), 20000)
+    assert args_of("--variant", "tri-camelot") == (strength.Limit("tc", "10+0.1"), 1002)
+    assert args_of("--variant", "tri-camelot", "--games", "9", "--tc", "40/60+0.5") == (
+        strength.Limit("tc", "40/60+0.5"), 9)
+    assert args_of("--nodes", "50", "--games", "2") == (strength.Limit("nodes", "50"), 2)
+    assert str(strength.Limit("tc", "10+0.1")) == "tc 10+0.1"
+
+
+def summary(wins: int, losses: int, draws: int, *, llr: float, decision: str | None,
+            first: str = "new", elo: float = 12.3, margin: float = 4.56,
+            los: float = 0.5) -> dict:
+    return {"pairs": [{"players": [first, "base-x"], "wins": wins, "losses": losses,
+                       "draws": draws, "elo": elo, "elo_margin": margin, "los": los}],
+            "sprt": {"llr": llr, "lower": -2.94, "upper": 2.94, "decision": decision}}
+
+
+def test_the_camelot_verdict_follows_the_sprt_then_the_games() -> None:
+    assert strength.camelot_row(summary(60, 40, 20, llr=2.95, decision="H1"), 20000) == (
+        "120", "+60 −40 =20", "+12.3 ± 4.6", "H1 accepted, LLR +2.95 (-2.94, +2.94): kept")
+    # the pair as the arbiter wrote it, base first: W and L are new's
+    row = strength.camelot_row(summary(40, 60, 20, llr=-2.95, decision="H0", first="base-x"),
+                               20000)
+    assert row[1] == "+60 −40 =20" and row[3].endswith(": dropped")
+    assert strength.camelot_row(summary(5, 5, 0, llr=0.1, decision=None), 20000)[3] == (
+        "LLR +0.10 (-2.94, +2.94), undecided; unfinished (10 of 20000 games): "
+        "resume with the same --pgn")
+    # SPRT cannot finish within the cap: LOS decides over at least 1,000 games
+    assert strength.camelot_row(summary(520, 480, 0, llr=1.0, decision=None, los=0.9),
+                                1000)[3].endswith("LOS 90.0 %: dropped")
+    assert strength.camelot_row(summary(540, 460, 0, llr=2.0, decision=None, los=0.995),
+                                1000)[3].endswith("LOS 99.5 %: kept")
+    # stopped by hand after 1,000 games, the cap still far
+    assert strength.camelot_row(summary(500, 480, 20, llr=0.5, decision=None, los=0.74),
+                                20000)[3] == ("LLR +0.50 (-2.94, +2.94), undecided; "
+                                              "LOS 74.0 %: dropped (stopped at 1000 of 20000 "
+                                              "games)")
+    assert "too few games" in strength.camelot_row(
+        summary(6, 4, 0, llr=0.3, decision=None), 10)[3]
+
+
+def test_tri_camelot_elo_from_new_places_against_the_base_seats() -> None:
+    # hand-counted: per game new's mean pairwise score 1, 1/2, 1/4, 3/4
+    rankings = [[["new"], ["b", "b2"]],
+                [["b"], ["new"], ["b2"]],
+                [["b"], ["new", "b2"]],
+                [["new", "b"], ["b2"]]]
+    assert strength.pairwise_scores(rankings, "new") == [1.0, 0.5, 0.25, 0.75]
+    games, result, elo, verdict = strength.tri_row(rankings, 4)
+    mean, sd = 0.625, math.sqrt(0.078125 / 4)
+    low = -400 * math.log10(1 / (mean - strength.Z95 * sd) - 1)
+    high = -400 * math.log10(1 / (mean + strength.Z95 * sd) - 1)
+    assert games == "4"
+    assert result == "points 1.5/4 (37.5 %), pairwise +4 −2 =2"
+    assert elo == f"{-400 * math.log10(1 / mean - 1):+.1f} ± {(high - low) / 2:.1f}"
+    los = 0.5 * (1 + math.erf((mean - 0.5) / sd / math.sqrt(2)))
+    assert verdict == f"too few games to decide (LOS {100 * los:.1f} %; at least 1,000)"
+    assert strength.tri_row(rankings, 6)[3] == (
+        "unfinished (4 of 6 games): resume with the same --pgn")
+
+
+def test_the_results_row_has_the_columns_of_the_table() -> None:
+    row = strength.summary_row("2026-01-02", "lmr on", "camelot", strength.Limit("st", "1"),
+                               ("10", "+5 −5 =0", "+0.0 ± 300.0", "x"))
+    assert row == "| 2026-01-02 | lmr on | camelot | st 1 | 10 | +5 −5 =0 | +0.0 ± 300.0 | x |"
+    # a bar in a cell would start a new column
+    row = strength.summary_row("d", "a|b", "camelot", strength.Limit("st", "1"),
+                               ("1", "2", "3", "4"))
+    assert row == "| d | a\\|b | camelot | st 1 | 1 | 2 | 3 | 4 |"
+    table = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    assert ("| date | change | variant | limit | games | result | Elo | verdict |"
+            in table)
+
+
+def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-local", str(ROOT), str(clone)],
+                   check=True, capture_output=True)
+    head = git(clone, "rev-parse", "HEAD")
+    pgn = tmp_path / "run.pgn"
+    started = time.monotonic()
+    done = run_script("strength.py", "--base", "HEAD", "--repo", str(clone), "--nodes", "50",
+                      "--games", "2", "--concurrency", "2", "--pgn", str(pgn),
+                      "--change", "nothing", cache=tmp_path / "cache", timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    build = tmp_path / "cache" / "canter" / "builds" / head / "venv" / "bin" / "canter"
+    command = shlex.split(lines[0][2:])
+    assert lines[0].startswith("$ ") and command[:4] == [sys.executable, "-m", "canter",
+                                                         "match"]
+    assert f"cmd={build}" in command[command.index("--engine", 7) + 1]
+    assert f"name=base-{head[:7]}" in command[command.index("--engine", 7) + 1]
+    row = lines[-1].split(" | ")
+    assert row[1:5] == ["nothing", "camelot", "nodes 50", "2"], lines[-1]
+    wins, losses, draws = (int(w[1:]) for w in row[5].split())
+    assert wins + losses + draws == 2
+    assert "too few games to decide" in row[7]
+    records = pgn.read_text(encoding="utf-8")
+    assert records.count('[Event "') == 2
+    assert '[White "new"]' in records and f'[Black "base-{head[:7]}"]' in records
+    # the frozen engine is that build, and it is a working engine
+    answer = subprocess.run([str(build)], input="uci\nquit\n", capture_output=True,
+                            text=True, timeout=30)
+    assert "uciok" in answer.stdout
+    print(f"end to end in {time.monotonic() - started:.1f} s")
