@@ -426,7 +426,8 @@ def write_games(games: Iterable[GameRecord], stream: IO[str]) -> None:
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER_RE = re.compile(r"^(\d+)(\.+)")
 _RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")
-_MOVE_RE = re.compile(r"^[A-La-l](?:1[0-8]|[1-9])(?:[-xX][A-La-l](?:1[0-8]|[1-9]))+$")
+# Files A-N, ranks 1-18: every board of the family.
+_MOVE_RE = re.compile(r"^[A-Na-n](?:1[0-8]|[1-9])(?:[-xX][A-Na-n](?:1[0-8]|[1-9]))+$")
 
 
 @dataclass
