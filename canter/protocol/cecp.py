@@ -57,7 +57,7 @@ NO_ARGUMENTS = frozenset({"new", "force", "go", "playother", "undo", "remove", "
                           "quit", "getposition", "d", "help"})
 
 HELP = [
-    "# xboard | protover 2 | new | variant camelot|tri-camelot | setboard <position string>",
+    "# xboard | protover 2 | new | variant <game> | setboard <position string>",
     "# force | go | playother | usermove <move> | undo | remove | result <r> {<why>}",
     "# level <mps> <base> <inc> | st <seconds> | sd <plies> | time <cs> | otim <cs>",
     "# seattime <seat> <cs> | ? | ping <n> | draw | hard | easy | post | nopost",
