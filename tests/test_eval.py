@@ -16,7 +16,7 @@ def score(pos: Position, seat: int | None = None, weights: Weights | None = None
 
 
 def test_start_positions_are_level_but_for_the_move():
-    for name in ("camelot", "tri-camelot"):
+    for name in ("camelot", "tri-camelot", "cam", "camette", "chivalry"):
         pos = Position.start(name)
         assert score(pos) == DEFAULT_WEIGHTS.tempo
 
