@@ -68,6 +68,16 @@ def test_two_against_one_is_not_scored_as_winning():
     assert score(two_one) < 60
 
 
+def test_two_against_one_keeps_its_edge_where_one_piece_can_win():
+    # Cam has no material draw (one piece may still enter the castle), so the edge of two
+    # pieces against one is not cut to a quarter as in Camelot and Chivalry.
+    cam = setup("cam", w="D5 E5", b="D9")
+    chivalry = setup("chivalry", w="G6 H6", b="G11")
+    assert Evaluator(cam.variant)._endgame(cam, 0, 400) == 400
+    assert Evaluator(chivalry.variant)._endgame(chivalry, 0, 400) == 100
+    assert score(cam) > 100
+
+
 def test_tri_camelot_seats_are_symmetric_under_rotation():
     # The same shape for each seat, turned by 120 degrees (F1 -> K16 -> A16).
     pos = Position.start("tri-camelot")
