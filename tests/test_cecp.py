@@ -432,3 +432,15 @@ def test_end_of_input_lets_the_engine_finish_its_moves():
     for text in ["E4-E8"] + [line.split()[1] for line in lines]:
         pos.push(parse_move(pos, text))
     assert pos.turn == 0  # Blue, the user's seat, is to move
+
+
+def test_chivalry_by_name_and_a_bare_move_on_file_n(engine):
+    # `variant chivalry` starts Chivalry; a bare `n5xn7` (a GUI without usermove=1) is a
+    # move on the file N that only Chivalry's board has.
+    engine.start("variant chivalry", "getposition")
+    assert engine.read() == f"# position {Position.start('chivalry').to_string()}"
+    position = "chivalry 2/8/10/12/1b12/14/14/14/w13/14/13b/13w/12/10/8/2 w 0,0 - - 0 0"
+    engine.send("force", f"setboard {position}", "n5xn7", "getposition")
+    pos = Position.from_string(position)
+    pos.push(parse_move(pos, "N5xN7"))
+    assert engine.read() == f"# position {pos.to_string()}"

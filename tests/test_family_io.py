@@ -151,3 +151,17 @@ def test_a_record_of_each_game_replays(variant, tag):
     assert back.variant == variant
     result = replay_game(back)
     assert result.error is None and result.final_position == pos.to_string()
+
+
+def test_moves_on_file_n_pass_the_client_and_the_record_reader():
+    from canter.adapters.client.parse import parse_bestmove, parse_info
+
+    info = parse_info("info depth 1 seldepth 1 score cp 10 nodes 9 pv N5xN7 B12-B11")
+    assert info.pv == ["N5xN7", "B12-B11"]
+    assert parse_bestmove("bestmove L10-N12") == ("L10-N12", None)
+    text = ('[Variant "Chivalry"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n'
+            '[SetUp "1"]\n[Position "chivalry 2/8/10/12/1b12/14/14/14/w13/14/13b/13w/12/10/8/2'
+            ' w 0,0 - - 0 0"]\n\n1. N5xN7 *\n')
+    (game,) = read_games(text)
+    assert game.moves == ["N5xN7"]
+    assert replay_game(game).error is None
