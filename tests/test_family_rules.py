@@ -104,6 +104,15 @@ def test_reference_counts(variant, depth):
     assert perft(Position.start(variant), depth) == COUNTS[variant][depth - 1]
 
 
+# canter's own deeper counts (docs/rules.md §4), pinned so that a change shows.
+@pytest.mark.parametrize("variant, depth, nodes", [
+    ("cam", 3, 166212), ("camette", 3, 4926), ("camette", 4, 65908),
+    ("chivalry", 3, 2456802),
+])
+def test_deeper_counts(variant, depth, nodes):
+    assert perft(Position.start(variant), depth) == nodes
+
+
 def test_camette_opening_moves_are_the_listed_22():
     listed = ("B3-A3 B3-A4 B3-B2 B3-B4 B3-C4 C2-B2 C2-D2 C2-A4 C2-C4 C2-E4 C3-A3 C3-B2 C3-B4 "
               "C3-C4 C3-D2 C3-D4 C3-E3 D3-C4 D3-D2 D3-D4 D3-E3 D3-E4").split()
