@@ -165,3 +165,22 @@ def test_moves_on_file_n_pass_the_client_and_the_record_reader():
     (game,) = read_games(text)
     assert game.moves == ["N5xN7"]
     assert replay_game(game).error is None
+
+
+def test_a_record_keeps_the_parker_1887_option():
+    rules = get_variant("chivalry").default_rules.with_option("parker_1887", True)
+    position = "chivalry 2/8/10/12/13b/14/14/14/11w2/14/14/3b10/2w9/10/8/2 w 0,0 - - 0 0"
+    game = GameRecord.new("chivalry", ["a", "b"], position=position, rules=rules)
+    game.add_move("D4xD6")
+    game.set_result("1-0")
+    text = write_game(game)
+    assert '[Rules "parker_1887=true"]' in text
+    (back,) = read_games(text)
+    result = replay_game(back)
+    assert result.error is None and result.rules_result == "1-0"
+    # Without the option the same move leaves two against one: by the rules the game goes
+    # on (a 1-0 could only be an adjudication or a resignation).
+    plain = GameRecord.new("chivalry", ["a", "b"], position=position)
+    plain.add_move("D4xD6")
+    plain.set_result("1-0")
+    assert replay_game(plain).rules_result is None
