@@ -261,3 +261,15 @@ def test_parker_1887_one_piece_against_two_loses():
     # One against one stays a draw under the option.
     assert setup("chivalry", w="D4", b="N12", rules=rules).outcome().text() == (
         "draw: each side has at most one piece")
+
+
+def test_chivalry_one_piece_each_is_a_draw():
+    pos = play(setup("chivalry", w="D4", b="D5 N12"), "D4xD6")
+    assert pos.outcome().text() == "draw: each side has at most one piece"
+
+
+def test_chivalry_no_legal_move_loses():
+    # Black's A5 (rank 4 has no A) is walled in by White pieces it cannot jump.
+    pos = setup("chivalry", turn="b", w="A6 B6 B5 B4 A7 C7 C5 C3 N12", b="A5")
+    assert pos.legal_moves() == []
+    assert pos.outcome().text() == "white wins: black has no legal move"
