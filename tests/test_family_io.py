@@ -184,3 +184,21 @@ def test_a_record_keeps_the_parker_1887_option():
     plain.add_move("D4xD6")
     plain.set_result("1-0")
     assert replay_game(plain).rules_result is None
+
+
+@pytest.mark.parametrize("variant", NEW)
+def test_html_page_has_a_frame_per_ply(variant):
+    from canter.adapters.pictures.html import game_html
+
+    start = Position.start(variant)
+    pos, moves = start.copy(), []
+    rng = random.Random(variant)
+    for _ in range(6):
+        move = rng.choice(pos.legal_moves())
+        moves.append(move)
+        pos.push(move)
+    page = game_html(start, moves, title=variant)
+    assert page.count('<div class="frame"') == 7
+    assert format_move(start.variant, moves[0]) in page
+    cells = len(start.variant.cells)
+    assert page.count('class="cell') >= 7 * cells
