@@ -20,7 +20,7 @@ import pytest
 from badinput import ROOT
 from pipe_engine import PipeEngine
 
-from canter.engine import Position, get_variant
+from canter.engine import VARIANT_NAMES, Position, get_variant
 
 UCI, CECP = "uci", "xboard"
 ANY_LINE = re.compile(r"^.*$")
@@ -54,6 +54,9 @@ def U(line: str | bytes | tuple, expect: str | None, setup=(), after=()) -> Case
 def X(line: str | bytes | tuple, expect: str | None, setup=(), after=()) -> Case:
     lines = line if isinstance(line, tuple) else (line,)
     return Case(CECP, lines, expect, tuple(setup), tuple(after))
+
+
+KNOWN = ", ".join(VARIANT_NAMES)  # how errors list the games
 
 
 def position_fields(text: str, index: int, value: str) -> str:
@@ -134,7 +137,7 @@ UCI_CASES: list[Case] = [
     U("setoption name Ponder value yes", "option 'Ponder' takes true or false"),
     U("setoption name Ponder", "option 'Ponder' needs a value"),
     U("setoption name UCI_Variant value chess",
-      "option 'UCI_Variant' takes one of: camelot, tri-camelot"),
+      "option 'UCI_Variant' takes one of: camelot, tri-camelot, cam, camette, chivalry"),
     U("setoption name UCI_Variant value \u00e9", "option 'UCI_Variant' takes one of"),
     U("setoption name Three Seat Search value best",
       "option 'Three Seat Search' takes one of: paranoid, brs, brs+"),
@@ -334,10 +337,10 @@ CECP_CASES: list[Case] = [
     X("remove", "Error (remove needs 2 moves to take back, the game since new/setboard has 0)"),
     X(("usermove C6-B5", "remove"), "Error (remove needs 2 moves to take back"),
     # variant, setboard
-    X("variant", "Error (variant must be one of: camelot, tri-camelot): variant"),
-    X("variant chess", "Error (variant must be one of: camelot, tri-camelot): variant chess"),
+    X("variant", f"Error (variant must be one of: {KNOWN}): variant"),
+    X("variant chess", f"Error (variant must be one of: {KNOWN}): variant chess"),
     X("variant camelot tri-camelot", "Error (variant must be one of"),
-    X("variant \u00e9", "Error (variant must be one of: camelot, tri-camelot): variant \\xe9"),
+    X("variant \u00e9", f"Error (variant must be one of: {KNOWN}): variant \\xe9"),
     X("setboard", "Error (setboard needs a position string): setboard"),
     X("setboard camelot", "Error (position rejected: bad position string: fields: expected 8"),
     X(f"setboard {position_fields(START, 1, '2/8')}",

@@ -105,7 +105,7 @@ def test_protover_lists_the_features_and_options(engine):
     text = " ".join(lines)
     for feature in ("ping=1", "setboard=1", "usermove=1", "time=1", "draw=1", "sigint=0",
                     "sigterm=0", "reuse=1", "analyze=1", "playother=1",
-                    'variants="camelot,tri-camelot"'):
+                    'variants="camelot,tri-camelot,cam,camette,chivalry"'):
         assert feature in text.split(), feature
     assert re.search(r'feature myname="canter [^"]+"', text)
     options = [line for line in lines if line.startswith("feature option=")]
@@ -301,7 +301,8 @@ def test_unknown_and_malformed_commands(engine):
         ("sd 0", "Error (sd: depth must be at least 1): sd 0"),
         ("level 40", "Error (level needs MPS BASE INC, e.g. level 40 5 0 or level 0 2:30 1):"
                      " level 40"),
-        ("variant chess", "Error (variant must be one of: camelot, tri-camelot): variant chess"),
+        ("variant chess", "Error (variant must be one of: camelot, tri-camelot, cam, camette,"
+                          " chivalry): variant chess"),
         ("setboard camelot nonsense", None),
         ("option Nonsense=3", "Error (unknown option 'Nonsense'): option Nonsense=3"),
         ("option Hash=0", "Error (option 'Hash' takes 1 to 4096): option Hash=0"),
@@ -431,3 +432,15 @@ def test_end_of_input_lets_the_engine_finish_its_moves():
     for text in ["E4-E8"] + [line.split()[1] for line in lines]:
         pos.push(parse_move(pos, text))
     assert pos.turn == 0  # Blue, the user's seat, is to move
+
+
+def test_chivalry_by_name_and_a_bare_move_on_file_n(engine):
+    # `variant chivalry` starts Chivalry; a bare `n5xn7` (a GUI without usermove=1) is a
+    # move on the file N that only Chivalry's board has.
+    engine.start("variant chivalry", "getposition")
+    assert engine.read() == f"# position {Position.start('chivalry').to_string()}"
+    position = "chivalry 2/8/10/12/1b12/14/14/14/w13/14/13b/13w/12/10/8/2 w 0,0 - - 0 0"
+    engine.send("force", f"setboard {position}", "n5xn7", "getposition")
+    pos = Position.from_string(position)
+    pos.push(parse_move(pos, "N5xN7"))
+    assert engine.read() == f"# position {pos.to_string()}"

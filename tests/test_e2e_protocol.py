@@ -97,7 +97,8 @@ def test_silent_until_spoken_to_then_handshake(engine):
             "Rule Repetition", "Rule Quiet Limit", "Rule Exit Duty Persists",
             "Rule No Move"} <= names
     variant = next(line for line in lines if "UCI_Variant" in line)
-    assert variant.endswith("default camelot var camelot var tri-camelot")
+    assert variant.endswith(
+        "default camelot var camelot var tri-camelot var cam var camette var chivalry")
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")

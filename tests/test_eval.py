@@ -16,7 +16,7 @@ def score(pos: Position, seat: int | None = None, weights: Weights | None = None
 
 
 def test_start_positions_are_level_but_for_the_move():
-    for name in ("camelot", "tri-camelot"):
+    for name in ("camelot", "tri-camelot", "cam", "camette", "chivalry"):
         pos = Position.start(name)
         assert score(pos) == DEFAULT_WEIGHTS.tempo
 
@@ -66,6 +66,16 @@ def test_two_against_one_is_not_scored_as_winning():
     three_two = setup("camelot", w="D6 E6 F6", b="H12 G12")
     assert 0 < score(two_one) < score(three_two)
     assert score(two_one) < 60
+
+
+def test_two_against_one_keeps_its_edge_where_one_piece_can_win():
+    # Cam has no material draw (one piece may still enter the castle), so the edge of two
+    # pieces against one is not cut to a quarter as in Camelot and Chivalry.
+    cam = setup("cam", w="D5 E5", b="D9")
+    chivalry = setup("chivalry", w="G6 H6", b="G11")
+    assert Evaluator(cam.variant)._endgame(cam, 0, 400) == 400
+    assert Evaluator(chivalry.variant)._endgame(chivalry, 0, 400) == 100
+    assert score(cam) > 100
 
 
 def test_tri_camelot_seats_are_symmetric_under_rotation():

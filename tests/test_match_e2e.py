@@ -87,6 +87,31 @@ def test_canter_against_itself_three_seats(tmp_path: Path) -> None:
     assert sum(s["points"] for s in data["standings"]) == pytest.approx(3.0)
 
 
+@pytest.mark.parametrize("variant, tag", [("cam", "Cam"), ("camette", "Camette"),
+                                          ("chivalry", "Chivalry")])
+def test_canter_against_itself_in_each_two_player_game(tmp_path: Path, variant: str,
+                                                        tag: str) -> None:
+    from canter.adapters.arbiter.openings import load_book
+
+    pgn = tmp_path / "g.pgn"
+    proc = run("match", "--variant", variant, "--engine", CANTER, "--engine", CANTER,
+               "--games", "2", "--depth", "1", "--maxplies", "40", "--concurrency", "1",
+               "--pgn", str(pgn))
+    assert "Score of canter vs canter-2" in proc.stdout
+    games = by_round(pgn)
+    first = load_book(variant)[0]
+    for game in games.values():
+        assert game.tags["Variant"] == tag and game.variant == variant
+        # Both games of the pair start from the book's first opening.
+        assert tuple(game.moves[:len(first.moves)]) == first.moves
+        check = replay_game(game)
+        assert check.error is None, check.error
+        if game.tags["Termination"] == "normal":
+            assert check.rules_result == game.result
+        else:
+            assert game.tags["Termination"] == "max plies" and len(game.moves) == 40
+
+
 def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     engines = [

@@ -284,3 +284,37 @@ def test_color_is_kept_when_asked_for_through_a_pipe() -> None:
     plain = subprocess.run([sys.executable, "-m", "canter", "play"], input="quit\n",
                            capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env)
     assert plain.returncode == 0 and "\x1b[" not in plain.stdout
+
+
+@pytest.mark.parametrize("variant, white, black, move, reason", [
+    ("cam", "D12 A4", "G10", "D12-D13", "a piece in the black castle"),
+    ("camette", "C6 A4", "E3", "C6-C7", "a piece in the black castle"),
+    ("chivalry", "G16 H15 A8", "N5 N6", "H15-H16", "two pieces in the black castle"),
+])
+def test_person_wins_each_two_player_game(tmp_path, variant, white, black, move,
+                                          reason) -> None:
+    pieces = [(c, 0, MAN) for c in white.split()] + [(c, 1, MAN) for c in black.split()]
+    record = tmp_path / "game.pgn"
+    child = spawn("--position", _position(variant, pieces), "--human", "white",
+                  "--save", str(record))
+    child.expect("white> ")
+    child.sendline(move.lower())
+    child.expect(f"game over: white wins: {reason}")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.variant == variant and game.moves == [move] and game.result == "1-0"
+
+
+def test_engine_answers_from_the_chivalry_start() -> None:
+    child = spawn("--variant", "chivalry", "--human", "white", "--depth", "1")
+    child.expect("white> ")
+    assert "[.][.]" in child.before  # a two-cell castle, drawn empty
+    child.sendline("C6-C8")
+    child.expect(r"black plays ([A-N]\d+\S*)")
+    pos = Position.start("chivalry")
+    pos.push(parse_move(pos, "C6-C8"))
+    parse_move(pos, child.match.group(1))  # a legal reply
+    child.expect("white> ")
+    child.sendline("quit")
+    child.expect("game left unfinished")
+    assert finish(child) == 0

@@ -247,7 +247,7 @@ def _random_game(variant_name: str, choices: list[int]) -> tuple[GameRecord, str
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.sampled_from(["camelot", "tri-camelot"]),
+    st.sampled_from(["camelot", "tri-camelot", "cam", "camette", "chivalry"]),
     st.lists(st.integers(0, 10_000), min_size=0, max_size=14),
 )
 def test_random_games_round_trip_and_replay(variant_name, choices):

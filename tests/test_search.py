@@ -92,6 +92,35 @@ def test_camelot_quiet_move_that_loses_is_avoided():
     assert not opponent_wins_at_once(pos, result.best)
 
 
+# ---- Cam, Camette, Chivalry -------------------------------------------------------------
+# Cam: one piece in the castle D13 wins; the runner needs 1, 2, 3 steps and Black's two Men
+# on the a-file are much further from White's castle D1.
+@pytest.mark.parametrize("runner,n,depth", [("D12", 1, 2), ("D11", 2, 4), ("D10", 3, 6)])
+def test_cam_castle_entry_in_n(runner, n, depth):
+    pos = setup("cam", w=f"{runner} G4", b="A10 A9")
+    result, infos = search(pos, depth=depth)
+    assert infos[-1].score_win == n
+    pos.push(result.best)
+    assert pos.variant.cell_name(result.best.end) == f"D{int(runner[1:]) + 1}"
+
+
+def test_camette_takes_both_pieces_rather_than_one():
+    # Two captures are legal: C3xA5 takes B4 and leaves D5; A3xC5xE5 takes both and wins
+    # (capturing everything wins in Camette, whatever is left).
+    pos = setup("camette", w="C3 A3", b="B4 D5")
+    assert {spelled(pos, m) for m in pos.legal_moves()} == {"C3xA5", "A3xC5xE5"}
+    result, infos = search(pos, depth=2)
+    assert spelled(pos, result.best) == "A3xC5xE5"
+    assert infos[-1].score_win == 1
+
+
+def test_chivalry_second_piece_into_the_castle():
+    pos = setup("chivalry", w="G16 H14 A8", b="N5 N6")
+    result, infos = search(pos, depth=4)
+    assert infos[-1].score_win == 2
+    assert spelled(pos, result.best) in {"H14-H15", "H14-G15", "H14-I15"}
+
+
 # ---- Tri-Camelot ----------------------------------------------------------------------
 # Blue's target is the red castle A16; Blue has only the runner, so Red (E2) and Green (J9),
 # one far Man each, cannot delay it by offering a compulsory capture.
@@ -273,6 +302,9 @@ def test_ponder_search_turns_timed_at_ponderhit():
 
 
 @pytest.mark.parametrize("variant,algorithm", [("camelot", "paranoid"),
+                                               ("cam", "paranoid"),
+                                               ("camette", "paranoid"),
+                                               ("chivalry", "paranoid"),
                                                ("tri-camelot", "paranoid"),
                                                ("tri-camelot", "brs"),
                                                ("tri-camelot", "brs+")])
@@ -283,7 +315,10 @@ def test_legal_answers_along_random_games(variant, algorithm):
     s = Searcher()
     s.algorithm = algorithm
     searched = 0
-    for _ in range(3):
+    games = 0
+    # Camette's random games are short: play more of them for as many searches.
+    while games < 3 or searched < 10:
+        games += 1
         pos = Position.start(variant)
         while pos.outcome() is None and len(pos.move_stack) < 120:
             moves = pos.legal_moves()

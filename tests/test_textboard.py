@@ -157,7 +157,8 @@ def test_plain_output_is_ascii_and_colour_only_adds_escapes() -> None:
 
 def test_every_cell_drawn_once() -> None:
     # Count cell marks on the board rows: 160 squares and 73 hexagons.
-    for name, count in (("camelot", 160), ("tri-camelot", 73)):
+    for name, count in (("camelot", 160), ("tri-camelot", 73), ("cam", 67), ("camette", 23),
+                        ("chivalry", 176)):
         text = render(Position.start(get_variant(name)))
         rows = [line for line in text.splitlines() if line[:2].strip().isdigit()]
         marks = sum(len(re.findall(r"[.wbrgWBRG]", line[3:-3])) for line in rows)

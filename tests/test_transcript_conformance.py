@@ -22,7 +22,7 @@ SUITE = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 def test_the_suite_is_there():
     names = {path.stem for path in SUITE}
     assert {"handshake", "options", "positions", "notation", "illegal", "referee", "perft",
-            "go", "tri-camelot", "robustness"} <= names
+            "go", "tri-camelot", "robustness", "cam", "camette", "chivalry"} <= names
 
 
 @pytest.mark.parametrize("path", SUITE, ids=lambda p: p.stem)

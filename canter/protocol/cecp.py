@@ -43,7 +43,8 @@ ENGINE_NAME = "canter"
 DRAW_ACCEPT = -50  # accept a draw offer when standing at least half a Man worse
 HINT_TIME = 0.5  # seconds a hint search may take
 # A bare move, usermove=0 style: `C6-C7`, or coordinates without a separator (`c6c7`).
-MOVE_SHAPE = re.compile(r"^[A-La-l]\d{1,2}(?:[-xX]|[A-La-l]\d)", re.ASCII)
+# Files A-N: every board of the family.
+MOVE_SHAPE = re.compile(r"^[A-Na-n]\d{1,2}(?:[-xX]|[A-Na-n]\d)", re.ASCII)
 
 # Accepted and without effect: canter has no book, no tablebases, one thread, and does not
 # care who its opponent is.
@@ -58,7 +59,7 @@ NO_ARGUMENTS = frozenset({"new", "force", "go", "playother", "undo", "remove", "
                           "ranking"})
 
 HELP = [
-    "# xboard | protover 2 | new | variant camelot|tri-camelot | setboard <position string>",
+    "# xboard | protover 2 | new | variant <game> | setboard <position string>",
     "# force | go | playother | usermove <move> | undo | remove | result <r> {<why>}",
     "# level <mps> <base> <inc> | st <seconds> | sd <plies> | time <cs> | otim <cs>",
     "# seattime <seat> <cs> | ? | ping <n> | draw | hard | easy | post | nopost",

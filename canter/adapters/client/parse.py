@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field, fields
 
 # A move in official notation: cells joined by "-" (step, canter leg) or "x" (jump leg).
-# Files A-L, ranks 1-18 cover both boards; whether the move is legal is for the rules
-# library to say, not the parser.
-_CELL = r"[A-La-l](?:1[0-8]|[1-9])"
+# Files A-N, ranks 1-18 cover every board of the family (Chivalry's N, Tri-Camelot's 18);
+# whether the move is legal is for the rules library to say, not the parser.
+_CELL = r"[A-Na-n](?:1[0-8]|[1-9])"
 MOVE_RE = re.compile(rf"{_CELL}(?:[-xX]{_CELL})+")
 
 # Words an engine may start a line with (engine -> client).

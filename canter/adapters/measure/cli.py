@@ -56,7 +56,7 @@ def perft(depth: int, variant: str, position_string: str | None, move_list: tupl
 @click.option("--depth", type=click.IntRange(1, 64), default=None,
               help="Search depth per position (default: the bench's own).")
 def bench(depth: int | None) -> None:
-    """Search the fixed bench positions of both games; the node total is the signature."""
+    """Search the fixed bench positions of the games; the node total is the signature."""
     from canter.engine.search.bench import run_bench
 
     result = run_bench(depth)

@@ -1,4 +1,4 @@
-"""Game records: a PGN-like text format for Camelot and Tri-Camelot (docs/game-records.md).
+"""Game records: a PGN-like text format for the games of the family (docs/game-records.md).
 
     from canter.adapters.records.format import GameRecord, read_games, write_game
 
@@ -43,8 +43,22 @@ __all__ = [
 ]
 
 # canter variant name -> value of the Variant tag, and the seat tags in seat order.
-VARIANT_TAGS = {"camelot": "Camelot", "tri-camelot": "Tri-Camelot"}
-SEAT_TAGS = {"camelot": ("White", "Black"), "tri-camelot": ("Blue", "Red", "Green")}
+# Spelled out here rather than read from the variants so that reading a record needs no
+# rules code; tests/test_family_records.py checks they cover every variant.
+VARIANT_TAGS = {
+    "camelot": "Camelot",
+    "tri-camelot": "Tri-Camelot",
+    "cam": "Cam",
+    "camette": "Camette",
+    "chivalry": "Chivalry",
+}
+SEAT_TAGS = {
+    "camelot": ("White", "Black"),
+    "tri-camelot": ("Blue", "Red", "Green"),
+    "cam": ("White", "Black"),
+    "camette": ("White", "Black"),
+    "chivalry": ("White", "Black"),
+}
 
 # Tags written first, in this order (the "seven tag roster" of PGN, adapted); the seat
 # tags take the place of White/Black.
@@ -412,7 +426,8 @@ def write_games(games: Iterable[GameRecord], stream: IO[str]) -> None:
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER_RE = re.compile(r"^(\d+)(\.+)")
 _RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")
-_MOVE_RE = re.compile(r"^[A-La-l](?:1[0-8]|[1-9])(?:[-xX][A-La-l](?:1[0-8]|[1-9]))+$")
+# Files A-N, ranks 1-18: every board of the family.
+_MOVE_RE = re.compile(r"^[A-Na-n](?:1[0-8]|[1-9])(?:[-xX][A-Na-n](?:1[0-8]|[1-9]))+$")
 
 
 @dataclass

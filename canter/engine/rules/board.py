@@ -4,6 +4,12 @@ A cell is an integer: its bit position in a padded grid `(rank - low_rank) * wid
 where `width` is one more than the number of files. The spare column keeps a shifted
 bitboard from wrapping onto the next rank, so a whole set of cells can be stepped in one
 direction with one shift and one mask (the fast path of move counting).
+
+A board may also have levels: then each coordinate is (level, file, rank), each direction
+(level step, file step, rank step), and a level is a padded grid of its own with a spare
+rank as well, `level * level_stride` further on, so that no step wraps onto another level
+either. Move generation reads only the tables and shifts, so it works on such a board as on
+a flat one; cells are then named level digit, file, rank (`1C1`).
 """
 
 from __future__ import annotations
@@ -15,28 +21,41 @@ class Board:
     def __init__(
         self,
         files: str,
-        coords: Iterable[tuple[int, int]],
-        directions: Iterable[tuple[int, int]],
+        coords: Iterable[tuple[int, ...]],
+        directions: Iterable[tuple[int, ...]],
     ) -> None:
         self.files = files
-        coords = sorted(set(coords), key=lambda fr: (fr[1], fr[0]))
+        # Flat boards give (file, rank); boards with levels (level, file, rank). Inside,
+        # every coordinate is (level, file, rank), level 0 on a flat board.
+        given = sorted(set(coords), key=lambda c: (c[0], c[-1], c[-2]) if len(c) == 3
+                       else (c[1], c[0]))
+        self.layered = bool(given) and len(given[0]) == 3
+        full = [c if self.layered else (0, *c) for c in given]
         self.width = len(files) + 1
-        self.low_rank = min(r for _, r in coords)
+        self.low_rank = min(r for _, _, r in full)
+        self.low_level = min(lv for lv, _, _ in full)
+        # A spare rank per level (only boards with levels need one).
+        spare = 1 if self.layered else 0
+        self.level_stride = (max(r for _, _, r in full) - self.low_rank + 1 + spare) * self.width
         self.directions = tuple(directions)
-        self.size = max(self._index(f, r) for f, r in coords) + 1
-        self.cells: tuple[int, ...] = tuple(self._index(f, r) for f, r in coords)
+        steps3 = [d if self.layered else (0, *d) for d in self.directions]
+        self.size = max(self._index(f, r, lv) for lv, f, r in full) + 1
+        self.cells: tuple[int, ...] = tuple(self._index(f, r, lv) for lv, f, r in full)
         self.mask = 0
         self.names: list[str | None] = [None] * self.size
         self.coords: list[tuple[int, int] | None] = [None] * self.size
+        self.levels: list[int] = [0] * self.size
         self.by_name: dict[str, int] = {}
-        for (f, r), cell in zip(coords, self.cells, strict=True):
+        for (lv, f, r), cell in zip(full, self.cells, strict=True):
             self.mask |= 1 << cell
-            name = f"{files[f]}{r}"
+            name = f"{lv}{files[f]}{r}" if self.layered else f"{files[f]}{r}"
             self.names[cell] = name
             self.coords[cell] = (f, r)
+            self.levels[cell] = lv
             self.by_name[name] = cell
         # Per direction: the index offset, and the offset split by sign for bit shifts.
-        self.offsets = tuple(df + dr * self.width for df, dr in self.directions)
+        self.offsets = tuple(df + dr * self.width + dl * self.level_stride
+                             for dl, df, dr in steps3)
         self.up_shifts = tuple(o for o in self.offsets if o > 0)
         self.down_shifts = tuple(-o for o in self.offsets if o < 0)
         # step[cell][d] = neighbour or -1; leaps[cell] = ((over, land), ...) on the board.
@@ -45,25 +64,29 @@ class Board:
         self.leaps: list[tuple[tuple[int, int], ...]] = [()] * self.size
         for cell in self.cells:
             f, r = self.coords[cell]
+            lv = self.levels[cell]
             steps = []
-            for df, dr in self.directions:
-                steps.append(self._at(f + df, r + dr))
+            for dl, df, dr in steps3:
+                steps.append(self._at(f + df, r + dr, lv + dl))
             self.step[cell] = tuple(steps)
             self.neighbours[cell] = tuple(n for n in steps if n >= 0)
             leaps = []
-            for (df, dr), over in zip(self.directions, steps, strict=True):
-                land = self._at(f + 2 * df, r + 2 * dr)
+            for (dl, df, dr), over in zip(steps3, steps, strict=True):
+                land = self._at(f + 2 * df, r + 2 * dr, lv + 2 * dl)
                 if over >= 0 and land >= 0:
                     leaps.append((over, land))
             self.leaps[cell] = tuple(leaps)
 
-    def _index(self, f: int, r: int) -> int:
-        return (r - self.low_rank) * self.width + f
+    def _index(self, f: int, r: int, level: int = 0) -> int:
+        return ((level - self.low_level) * self.level_stride
+                + (r - self.low_rank) * self.width + f)
 
-    def _at(self, f: int, r: int) -> int:
-        if not 0 <= f < len(self.files):
+    def _at(self, f: int, r: int, level: int = 0) -> int:
+        if not 0 <= f < len(self.files) or level < self.low_level:
             return -1
-        idx = self._index(f, r)
+        if not 0 <= r - self.low_rank < self.level_stride // self.width:
+            return -1
+        idx = self._index(f, r, level)
         if 0 <= idx < self.size and self.names[idx] is not None:
             return idx
         return -1

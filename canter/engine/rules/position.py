@@ -346,6 +346,14 @@ class Position:
         ):
             return Outcome(None, "each side has at most one piece",
                            ranking_for(n, None, eliminated), names)
+        if self.rules.parker_1887 and n == 2:
+            # Parker 1887: one piece left against two or more loses (after the bare draw,
+            # so one against one stays a draw).
+            counts = [self.occ[s].bit_count() for s in range(2)]
+            for s in range(2):
+                if counts[s] == 1 and counts[1 - s] >= 2:
+                    return Outcome(1 - s, f"{names[s]} has one piece left",
+                                   ranking_for(n, 1 - s, ()), names)
         if n > 2:
             return self._pass_stuck_seats(mover is not None)
         return None

@@ -33,6 +33,9 @@ class Rules:
     # A seat that cannot move: "lose" (Camelot) or "pass" (Tri-Camelot). With three seats,
     # "lose" eliminates that seat and takes its pieces off the board; the last seat left wins.
     no_move: str = "lose"
+    # Parker's 1887 endings (Chivalry's original rules): a seat reduced to one piece loses
+    # when the other seat keeps two or more. Two-seat games only; off everywhere by default.
+    parker_1887: bool = False
 
     CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass")}
 
@@ -173,6 +176,111 @@ def _camelot() -> Variant:
     )
 
 
+def _spans_board(files: str, spans: dict[int, str], ranks: int) -> Board:
+    """A king-move board whose rank r holds the files spans[r][0]..spans[r][-1]."""
+    coords = []
+    for r in range(1, ranks + 1):
+        lo, hi = spans[r][0], spans[r][-1]
+        coords += [(f, r) for f in range(files.index(lo), files.index(hi) + 1)]
+    return Board(files, coords, KING_DIRECTIONS)
+
+
+def _mirrored(half: dict[int, str], ranks: int) -> dict[int, str]:
+    """Rank spans given for the lower half, mirrored end to end (rank r -> ranks + 1 - r)."""
+    out = dict(half)
+    for r, span in half.items():
+        out[ranks + 1 - r] = span
+    return out
+
+
+def _start(board: Board, layout: tuple[tuple[int, str, str], ...]) -> dict[int, tuple[int, int]]:
+    start: dict[int, tuple[int, int]] = {}
+    for seat, knights, men in layout:
+        for name in knights.split():
+            start[board.cell(name)] = (seat, KNIGHT)
+        for name in men.split():
+            start[board.cell(name)] = (seat, MAN)
+    return start
+
+
+def _cam_family(name: str, board: Board, castles: tuple[str, str],
+                layout: tuple[tuple[int, str, str], ...]) -> Variant:
+    """Cam and Camette (FAMILY-RULES §3-§4): Camelot on a smaller board whose castles are one
+    cell each. One piece entering the other castle wins (R3); taking every enemy piece wins
+    whatever is left (R4); no material draw; a side without a legal move loses (R5)."""
+    white, black = (frozenset({board.cell(c)}) for c in castles)
+    return Variant(
+        name=name,
+        board=board,
+        seats=(Seat("white", "w"), Seat("black", "b")),
+        own_castle=(white, black),
+        target_castle=(black, white),
+        forbidden_castle=(frozenset(), frozenset()),
+        start=_start(board, layout),
+        target_pieces=1,
+        castle_move_limit=0,
+        win_min_pieces=1,
+        bare_max_pieces=0,
+        # An entry ends the game, so whether it resets the count never matters (R6).
+        entry_resets_quiet=True,
+        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
+    )
+
+
+def _cam() -> Variant:
+    # Ruling R1: rank 2 is C2-E2 (the printed list repeats C3 and C4 there).
+    ranks = 13
+    spans = _mirrored({1: "D", 2: "CE", 3: "BF"}, ranks)
+    spans.update({r: "AG" for r in range(4, 11)})
+    board = _spans_board("ABCDEFG", spans, ranks)
+    return _cam_family("cam", board, ("D1", "D13"), (
+        (0, "C4 E4", "B5 C5 D5 E5 F5"),
+        (1, "C10 E10", "B9 C9 D9 E9 F9"),
+    ))
+
+
+def _camette() -> Variant:
+    ranks = 7
+    spans = _mirrored({1: "C", 2: "BD"}, ranks)
+    spans.update({r: "AE" for r in range(3, 6)})
+    board = _spans_board("ABCDE", spans, ranks)
+    return _cam_family("camette", board, ("C1", "C7"), (
+        (0, "C2", "B3 C3 D3"),
+        (1, "C6", "B5 C5 D5"),
+    ))
+
+
+def _chivalry() -> Variant:
+    """Parker's 1887 Chivalry, played as Camelot (Ruling R24) on its larger board; the
+    1887 endings are the rules option `parker_1887`."""
+    ranks = 16
+    spans = _mirrored({1: "GH", 2: "DK", 3: "CL", 4: "BM"}, ranks)
+    spans.update({r: "AN" for r in range(5, 13)})
+    board = _spans_board("ABCDEFGHIJKLMN", spans, ranks)
+    c = board.cell
+    white_castle = frozenset({c("G1"), c("H1")})
+    black_castle = frozenset({c("G16"), c("H16")})
+    return Variant(
+        name="chivalry",
+        board=board,
+        seats=(Seat("white", "w"), Seat("black", "b")),
+        own_castle=(white_castle, black_castle),
+        target_castle=(black_castle, white_castle),
+        forbidden_castle=(frozenset(), frozenset()),
+        start=_start(board, (
+            (0, "C6 D6 K6 L6 C7 D7 K7 L7", "E6 E7 F6 F7 G6 G7 H6 H7 I6 I7 J6 J7"),
+            (1, "C10 D10 K10 L10 C11 D11 K11 L11",
+             "E10 E11 F10 F11 G10 G11 H10 H11 I10 I11 J10 J11"),
+        )),
+        target_pieces=2,
+        castle_move_limit=2,
+        win_min_pieces=2,
+        bare_max_pieces=1,
+        entry_resets_quiet=True,
+        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
+    )
+
+
 def _tri_camelot() -> Variant:
     files = "ABCDEFGHIJK"
     ranks_by_file = {
@@ -220,7 +328,13 @@ def _tri_camelot() -> Variant:
     )
 
 
-_VARIANTS = {"camelot": _camelot, "tri-camelot": _tri_camelot}
+_VARIANTS = {
+    "camelot": _camelot,
+    "tri-camelot": _tri_camelot,
+    "cam": _cam,
+    "camette": _camette,
+    "chivalry": _chivalry,
+}
 _CACHE: dict[str, Variant] = {}
 VARIANT_NAMES = tuple(_VARIANTS)
 

@@ -1,4 +1,4 @@
-"""The `bench` signature: search a fixed set of positions of both games to a fixed depth.
+"""The `bench` signature: search a fixed set of positions of the games to a fixed depth.
 
 The positions are fixed by move lists (played with the rules library, so they do not depend
 on the searcher); the node total is the same on every run and changes only when the search
@@ -33,6 +33,9 @@ BENCH_LINES: tuple[tuple[str, list[str] | int], ...] = (
     ("tri-camelot", []),
     ("tri-camelot", 9),
     ("tri-camelot", 24),
+    ("cam", 8),
+    ("camette", 4),
+    ("chivalry", 14),
 )
 
 

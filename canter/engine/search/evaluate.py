@@ -5,8 +5,9 @@ Terms, per seat: material (Men, Knights); the race to the target castle (every p
 distance, and a larger bonus for the fastest pieces, as many as a win needs); castle defence
 (own pieces guarding the approach while enemy pieces are near); cohesion (pieces with a
 friendly neighbour are harder to jump); for the seat to move, pieces that can be jumped next
-turn. Endgame knowledge: a side reduced to two pieces wins only by a castle entry with both
-or by taking the last enemy piece, so its material edge counts for little.
+turn. Endgame knowledge (games with a material draw): a side reduced to two pieces wins only
+by a castle entry with both or by taking the last enemy piece, so its material edge counts
+for little.
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ class Evaluator:
         self.target_bits = variant.target_bits
         self.reach = Reach(variant) if n > 2 else None
         self.threat = (0, weights.threat1, weights.threat2, 0)
+        # Two seats with a material draw: the piece count at or below which a lead is thin.
+        self.thin = variant.win_min_pieces if n == 2 and variant.bare_max_pieces else 0
 
     def _zone(self, dist: list[int], radius: int) -> int:
         bits = 0
@@ -222,12 +225,15 @@ class Evaluator:
         return mine - worst
 
     def _endgame(self, pos: Position, seat: int, diff: int) -> int:
-        """Two pieces against one is not a win: a leader with at most two pieces gets a
-        quarter of its edge (it needs both in the castle, or the last enemy piece)."""
-        if self.variant.nseats != 2:
+        """Where few pieces cannot win (Camelot, Chivalry: two against one is not a win), a
+        leader with at most `win_min_pieces` pieces gets a quarter of its edge (it needs
+        them all in the castle, or the last enemy piece). Games without a material draw
+        (Cam, Camette: one piece can still win) have no such cap."""
+        thin = self.thin
+        if not thin:
             return diff
         mine, theirs = pos.occ[seat].bit_count(), pos.occ[1 - seat].bit_count()
-        if diff > 0 and mine <= 2 or diff < 0 and theirs <= 2:
+        if diff > 0 and mine <= thin or diff < 0 and theirs <= thin:
             return diff // 4
         return diff
 
