@@ -183,3 +183,16 @@ def test_without_dask_the_error_names_the_extra():
     assert done.returncode == 1
     assert "pip install 'canter[cluster]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_tournament_on_a_cluster_gives_the_same_games(tmp_path):
+    args = ["tournament", "--engine", f"{CANTER} name=a", "--engine", f"{CANTER} name=b",
+            "--engine", f"{CANTER} name=c", "--nodes", "100", "--maxplies", "60"]
+    runs = []
+    for name, extra in (("local", []), ("cluster", ["--cluster", "local:2"])):
+        pgn = tmp_path / f"{name}.pgn"
+        done = subprocess.run([sys.executable, "-m", "canter", *args, "--pgn", str(pgn),
+                               *extra], capture_output=True, text=True, timeout=180, env=ENV)
+        assert done.returncode == 0, done.stderr
+        runs.append(games(pgn))
+    assert runs[0] == runs[1] and len(runs[0]) == 6

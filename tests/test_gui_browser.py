@@ -419,3 +419,26 @@ def test_an_engine_crash_is_shown_with_its_reason_and_restarted_from_the_page(br
         page.sync()
         page.until(lambda: not [f for f in page.css("#fault") if f.is_displayed()],
                    "the fault cleared")
+
+
+def test_every_game_the_referee_knows_is_drawn_from_its_answers_alone(browser, screenshots):
+    with GuiServer("--human", "all") as server, Engine.start(
+            [sys.executable, "-m", "canter"]) as referee:
+        page = Page(browser, server)
+        variants = server.state()["variants"]
+        assert {"camelot", "tri-camelot"} <= set(variants)
+        for variant in variants:
+            server.post("/api/new", {"variant": variant})
+            state = page.sync()
+            referee.configure({"UCI_Variant": variant})
+            referee.checked_position("startpos")
+            layout, pieces = referee.board(), referee.pieces()
+            drawn = {c.get_attribute("data-cell") for c in page.css("#board .cell")}
+            assert drawn == {c.name for c in layout.cells}, variant
+            shown = {p.get_attribute("data-cell"): (p.get_attribute("data-seat"),
+                                                    p.get_attribute("data-kind"))
+                     for p in page.css("#board .piece")}
+            assert shown == {c: (p.seat, p.kind) for c, p in pieces.items()}, variant
+            assert [s["name"] for s in state["seats"]] == list(layout.seats)
+            if variant not in ("camelot", "tri-camelot"):
+                browser.save_screenshot(str(screenshots / f"gui-{variant}.png"))
