@@ -31,6 +31,7 @@ from pathlib import Path
 
 from frozen import CHECKOUT, FreezeError, Parser, freeze
 
+from canter.adapters.arbiter.stats import elo_from_score
 from canter.adapters.arbiter.tc import TimeControl
 
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
@@ -91,14 +92,6 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
 
 
 # ---------------------------------------------------------------- the verdict
-
-
-def elo_of(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def fixed_games_verdict(games: int, total: int, los: float) -> str:
@@ -168,8 +161,8 @@ def tri_row(rankings: list[list[list[str]]], total: int) -> tuple[str, str, str,
     mean = sum(scores) / games
     variance = sum((s - mean) ** 2 for s in scores) / games
     spread = math.sqrt(variance / games)
-    low, high = elo_of(mean - Z95 * spread), elo_of(mean + Z95 * spread)
-    elo = elo_of(mean) + 0.0  # never -0.0
+    low, high = elo_from_score(mean - Z95 * spread), elo_from_score(mean + Z95 * spread)
+    elo = elo_from_score(mean) + 0.0  # never -0.0
     if math.isfinite(low) and math.isfinite(high):
         elo_text = f"{elo:+.1f} ± {(high - low) / 2:.1f}"
     else:
