@@ -196,3 +196,25 @@ def test_a_tournament_on_a_cluster_gives_the_same_games(tmp_path):
         assert done.returncode == 0, done.stderr
         runs.append(games(pgn))
     assert runs[0] == runs[1] and len(runs[0]) == 6
+
+
+def test_an_engine_that_never_started_on_a_worker_is_not_scored_as_a_forfeit():
+    # what a worker that joined after the check does: play_task refuses, naming itself
+    from canter.adapters.arbiter.cluster import EngineMissing, _pool, play_task
+    from canter.adapters.arbiter.engines import EngineSpec
+    from canter.adapters.arbiter.game import Player, Settings
+    from canter.adapters.arbiter.openings import Opening
+    from canter.adapters.arbiter.tc import TimeControl
+
+    control = TimeControl.parse("inf").with_limits(nodes=10)
+    ghost = Player(EngineSpec(["./no-such-engine"], name="ghost"), control, 0.0)
+    with pytest.raises(EngineMissing, match="engine ghost .* does not start"):
+        play_task("run-x", 1, [ghost, ghost], Opening(None), Settings("camelot"))
+    # one pool per thread: two games at once on a worker never share an engine
+    import threading
+
+    pools = []
+    thread = threading.Thread(target=lambda: pools.append(_pool("run-y", Settings("camelot"))))
+    thread.start()
+    thread.join()
+    assert pools[0] is not _pool("run-y", Settings("camelot"))

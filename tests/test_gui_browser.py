@@ -149,7 +149,10 @@ class Page:
             nonlocal buttons
             if len(self.server.state()["moves"]) > count:
                 return True
-            buttons = [b for b in self.css("#candidates button.candidate") if b.is_displayed()]
+            # only this click's candidates: same start and end as the move
+            buttons = [b for b in self.css("#candidates button.candidate")
+                       if b.is_displayed() and ends([b.get_attribute("data-move")]) ==
+                       {cells[-1]} and b.get_attribute("data-move").startswith(cells[0])]
             return bool(buttons)
 
         self.until(moved_or_choice, f"the move {move} or a choice")

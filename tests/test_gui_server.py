@@ -334,3 +334,71 @@ def test_analysis_lines_and_multipv(gui):
     assert state["analysis"]["running"] is False
     status, body = gui.request("POST", "/api/analysis", {"action": "start", "multipv": 9})
     assert status == 400
+
+
+# ---------------------------------------------------------------- review findings
+
+
+def test_control_characters_never_reach_the_referee(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "engine")})
+    for text in ("F7\rquit", "F7\nquit", "F7-F8\x00", "F7 F8", "F7;quit"):
+        status, body = gui.request("POST", "/api/move", {"move": text})
+        assert status == 400 and "official notation" in body["error"], text
+    # the referee is alive and the game goes on
+    assert gui.get("/api/legal?cell=F7")["moves"]
+
+
+def test_a_refused_new_game_leaves_the_game_on_the_board(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    gui.post("/api/move", {"move": "D6-F8"})
+    for body in ({"variant": "tri-camelot", "seats": seats("human", "human")},
+                 {"variant": "tri-camelot", "seats": seats("human", "engine", "engine",
+                                                           limit={"depth": 99})},
+                 {"position": "tri-camelot 1/2/3 b"},
+                 {"position": "chess 8/8 w"}):
+        status, _ = gui.request("POST", "/api/new", body)
+        assert status == 400, body
+        state = gui.state()
+        assert state["variant"] == "camelot" and state["moves"] == ["D6-F8"]
+    state = gui.post("/api/move", {"move": "E11-C9"})
+    assert state["moves"] == ["D6-F8", "E11-C9"]
+    # a record with an illegal move is refused the same way
+    bad = '[Variant "Tri-Camelot"]\n\n1. E4-E4 *\n'
+    status, _ = gui.request("POST", "/api/load", raw=bad.encode())
+    assert status == 400
+    assert gui.post("/api/move", {"move": "F8-F9"})["moves"][-1] == "F8-F9"
+
+
+def test_a_stalled_depth_search_is_killed_when_the_game_moves_on():
+    engine = f"{sys.executable} {SCRIPTED} --hang-at go:2"
+    with GuiServer("--engine", engine, "--human", "white", "--depth", "3") as server:
+        server.post("/api/new", {"seats": seats("human", "engine", depth=3)})
+        server.post("/api/move", {"move": "D6-F8"})
+        state = server.wait(lambda s: len(s["moves"]) == 2, what="the first reply")
+        pos = Position.start("camelot")
+        for move in state["moves"]:
+            pos.push(next(m for m in pos.legal_moves()
+                          if format_move(pos.variant, m) == move))
+        mine = sorted(format_move(pos.variant, m) for m in pos.legal_moves())[0]
+        server.post("/api/move", {"move": mine})
+        server.wait(lambda s: s["thinking"] is not None, what="the second search")
+        server.post("/api/undo")  # the hung search is stopped, then killed after the grace
+        server.post("/api/move", {"move": mine})
+        state = server.wait(lambda s: len(s["moves"]) == 4, timeout=30,
+                            what="a fresh engine's reply")
+        assert state["fault"] is None
+
+
+def test_listening_on_every_address_answers_ip_hosts_only():
+    from canter.adapters.gui.server import Board
+
+    board = Board(table=None, analyser=None, watcher=None, token="t")  # type: ignore[arg-type]
+    board.listen_on("0.0.0.0", 8080)
+    assert board.host_allowed("192.168.1.7:8080") and board.host_allowed("[::1]:8080")
+    assert board.host_allowed("localhost:8080")
+    assert not board.host_allowed("rebind.example:8080")
+    assert not board.host_allowed("192.168.1.7:9999")
+    assert board.origin_allowed("http://10.0.0.2:8080")
+    assert not board.origin_allowed("http://evil.example:8080")
+    board.listen_on("127.0.0.1", 8080)
+    assert not board.host_allowed("192.168.1.7:8080")

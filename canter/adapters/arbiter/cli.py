@@ -339,6 +339,9 @@ def _check_cluster(address: str, players: list, settings: Any) -> None:
         answers = check_workers(conn, players, settings, wait=10.0)
     except ClusterError as exc:
         raise click.ClickException(f"--cluster {address}: {exc}") from None
+    except Exception as exc:
+        raise click.ClickException(f"--cluster {address}: the workers could not be asked "
+                                   f"({exc})") from None
     finally:
         conn.close()
     bad = 0

@@ -101,7 +101,12 @@ def connect(address: str) -> Connection:
     if n is not None:
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                            dashboard_address=None, silence_logs=logging.ERROR)
-        return Connection(distributed.Client(cluster), cluster, cluster.scheduler_address)
+        try:
+            client = distributed.Client(cluster)
+        except BaseException:
+            cluster.close()
+            raise
+        return Connection(client, cluster, cluster.scheduler_address)
     try:
         client = distributed.Client(where, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
@@ -112,24 +117,62 @@ def connect(address: str) -> Connection:
 
 # ---------------------------------------------------------------- on the workers
 
-_POOLS: dict[str, EnginePool] = {}
+# Engine processes of this worker process: one pool per run and per thread (a worker may
+# run several games at once if started with more than one thread), kept between games.
+_POOLS: dict[tuple[str, int], EnginePool] = {}
+_STARTED: set[tuple[str, str]] = set()  # (run, engine) this worker has started at least once
 _POOLS_LOCK = threading.Lock()
 
 
+class EngineMissing(Exception):
+    """An engine that never started on this worker: the worker cannot play the run, and
+    the game must not be scored as that engine's forfeit."""
+
+
 def _pool(run: str, settings: Settings) -> EnginePool:
+    key = (run, threading.get_ident())
+    stale = []
     with _POOLS_LOCK:
-        pool = _POOLS.get(run)
+        pool = _POOLS.get(key)
         if pool is None:
+            # another run's engines (its coordinator gone without closing them) go now
+            stale = [k for k in _POOLS if k[0] != run]
             pool = EnginePool(settings)
-            _POOLS[run] = pool
-        return pool
+            _POOLS[key] = pool
+        closing = [_POOLS.pop(k) for k in stale]
+    for old in closing:
+        old.close()
+    return pool
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def play_task(run: str, number: int, players: list[Player], opening: Opening,
               settings: Settings) -> Any:
     """One game, on a worker: its engines are this worker's, kept for the run's next
-    games. Runs in the worker's process (Dask imports this module there)."""
+    games. Runs in the worker's process (Dask imports this module there). An engine that
+    has never started on this worker (a worker that joined after the check, without it)
+    raises EngineMissing instead of losing the game."""
     pool = _pool(run, settings)
+    for player in players:
+        if (run, player.name) in _STARTED:
+            continue
+        try:
+            pool.get(player)
+        except (EngineError, ValueError) as exc:
+            what = exc.reason if isinstance(exc, EngineDied) and exc.reason else str(exc)
+            raise EngineMissing(f"worker {_worker_name()}: engine {player.name} "
+                                f"({' '.join(player.spec.command)}) does not start: "
+                                f"{what}") from None
+        with _POOLS_LOCK:
+            _STARTED.add((run, player.name))
     return play_game(number, players, opening, settings, pool, threading.Event())
 
 
@@ -156,10 +199,10 @@ def check_task(players: list[Player], settings: Settings) -> list[str]:
 def close_task(run: str) -> str:
     """The run is over: quit this worker's engines."""
     with _POOLS_LOCK:
-        pool = _POOLS.pop(run, None)
-    if pool is not None:
+        pools = [_POOLS.pop(k) for k in list(_POOLS) if k[0] == run]
+    for pool in pools:
         pool.close()
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return _worker_name()
 
 
 # ---------------------------------------------------------------- on the coordinator
@@ -212,19 +255,23 @@ class Feeder:
         self._futures: dict[Any, Job] = {}
         self._next = 0
         self.cancelled = 0
+        self._lock = threading.Lock()  # the feeder's thread and stop() both change _futures
+        self._stopped = False
 
     def _fill(self) -> None:
         workers = len(self.conn.workers())
         self.status.workers = workers
         limit = max(1, workers) * AHEAD_PER_WORKER
         client = self.conn.client
-        while len(self._futures) < limit and self._next < len(self.jobs):
-            job = self.jobs[self._next]
-            self._next += 1
-            future = client.submit(play_task, self.run, job.number, *self.task_args(job),
-                                   key=f"canter-game-{self.run}-{job.number}", pure=False)
-            self._futures[future] = job
-        self._count()
+        with self._lock:
+            while (not self._stopped and len(self._futures) < limit
+                   and self._next < len(self.jobs)):
+                job = self.jobs[self._next]
+                self._next += 1
+                future = client.submit(play_task, self.run, job.number, *self.task_args(job),
+                                       key=f"canter-game-{self.run}-{job.number}", pure=False)
+                self._futures[future] = job
+            self._count()
 
     def _count(self) -> None:
         outstanding = len(self._futures)
@@ -236,23 +283,31 @@ class Feeder:
         distributed = import_dask()
         try:
             self._fill()
-            while self._futures and not self.abort.is_set():
+            while not self.abort.is_set():
+                with self._lock:
+                    if not self._futures:
+                        break
                 if not self.conn.alive():
                     raise ClusterError(f"the scheduler at {self.conn.address} went away; "
                                        "finished games are saved: run the same command to "
                                        "resume")
+                with self._lock:
+                    waiting = list(self._futures)
                 try:
-                    done, _ = distributed.wait(list(self._futures), timeout=POLL,
+                    done, _ = distributed.wait(waiting, timeout=POLL,
                                                return_when="FIRST_COMPLETED")
                 except distributed.TimeoutError:
                     self._fill()
                     continue
                 for future in done:
-                    job = self._futures.pop(future, None)
+                    with self._lock:
+                        job = self._futures.pop(future, None)
                     if job is None or future.status == "cancelled":
                         continue
                     try:
                         result = future.result()
+                    except EngineMissing as exc:
+                        raise ClusterError(str(exc)) from None
                     except distributed.KilledWorker:
                         raise ClusterError(
                             f"game {job.number} took down every worker that played it; "
@@ -262,7 +317,8 @@ class Feeder:
                                            f"({exc}); run the same command to resume") \
                             from None
                     self.status.done += 1
-                    self._count()
+                    with self._lock:
+                        self._count()
                     self.deliver("game", result)
                 if not self.abort.is_set():
                     self._fill()
@@ -276,10 +332,12 @@ class Feeder:
 
     def stop(self) -> int:
         """Cancel the games not yet finished; how many were cancelled."""
-        futures = list(self._futures)
-        self._futures.clear()
-        unsubmitted = len(self.jobs) - self._next
-        self._next = len(self.jobs)
+        with self._lock:
+            self._stopped = True
+            futures = list(self._futures)
+            self._futures.clear()
+            unsubmitted = len(self.jobs) - self._next
+            self._next = len(self.jobs)
         if futures and self.conn.alive():
             try:
                 self.conn.client.cancel(futures)

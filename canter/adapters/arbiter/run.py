@@ -355,6 +355,8 @@ class Arbiter:
                 if kind == "error":
                     if isinstance(payload, ArbiterError):
                         raise payload
+                    if isinstance(payload, ClusterError):
+                        raise ArbiterError(f"--cluster {cfg.cluster}: {payload}")
                     # A bug, or a value no check caught: stop the run with one line, not
                     # a traceback; the finished games are already in the record file.
                     raise ArbiterError(f"the run stopped: {type(payload).__name__}: "
@@ -429,10 +431,12 @@ class Arbiter:
         except ClusterError as exc:
             conn.close()
             raise ArbiterError(f"--cluster {cfg.cluster}: {exc}") from None
-        except Exception as exc:
+        except BaseException as exc:  # an interrupt too: the local cluster goes down first
             conn.close()
-            raise ArbiterError(f"--cluster {cfg.cluster}: the workers could not be asked "
-                               f"({exc})") from None
+            if isinstance(exc, Exception):
+                raise ArbiterError(f"--cluster {cfg.cluster}: the workers could not be asked "
+                                   f"({exc})") from None
+            raise
         if problems:
             conn.close()
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

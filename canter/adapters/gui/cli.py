@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
+import html
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import webbrowser
+from pathlib import Path
 
 import click
 
@@ -103,7 +108,7 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
                       "limit": limit} for n in names]
             table.new_game(variant.lower(), None, seats)
         analyser = Analyser(table)
-        watcher = records.Watcher(table, watch_path) if watch_path else None
+        watcher = records.Watcher(table, watch_path, analyser.follow) if watch_path else None
         board = Board(table, analyser, watcher)
         try:
             server = serve(board, host, port)
@@ -125,7 +130,9 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
         click.echo("Press Ctrl-C to stop.")
         sys.stdout.flush()
         if not no_browser:
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+            launcher = _launch_page(url)
+            threading.Thread(target=webbrowser.open, args=(launcher.as_uri(),),
+                             daemon=True).start()
         signal.signal(signal.SIGTERM, _interrupt)  # stop as on Ctrl-C: engines quit cleanly
         try:
             while True:
@@ -147,6 +154,21 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
             referee.quit(timeout=2.0)
         except EngineError:
             referee.close()
+
+
+def _launch_page(url: str) -> Path:
+    """A private file that sends the browser on to the board. The browser is started with
+    this file's path, not the address: a command line is visible to every user of the
+    machine, and the address carries the token. Deleted when canter gui ends."""
+    folder = Path(tempfile.mkdtemp(prefix="canter-gui-"))  # mode 0700
+    page = folder / "open.html"
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(f'<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="refresh" '
+                f'content="0; url={html.escape(url)}"><title>canter</title>'
+                f'<a href="{html.escape(url)}">Open the canter board</a>\n')
+    atexit.register(shutil.rmtree, folder, True)
+    return page
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -7,6 +7,7 @@ engine by its index but never name a program, so it can never start one of its o
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import threading
@@ -14,8 +15,11 @@ from collections.abc import Sequence
 
 from canter.adapters.client import Engine, EngineError
 
-# A referee answers in well under a millisecond; a second covers a loaded machine.
+# A referee answers in well under a millisecond; ten seconds cover a loaded machine.
 REFEREE_TIMEOUT = 10.0
+# A search limited by depth or nodes only has no clock to overrun: after this long it is
+# reported as stalled (a time-limited search is stalled at its limit plus a margin).
+SEARCH_STALL = 300.0
 
 
 def canter_command() -> list[str]:
@@ -38,7 +42,7 @@ class EngineSlot:
         self.index = index
         self.command = list(command)
         self.given_name = name
-        self.name = name or self.command[-1] if self.command else "engine"
+        self.name = name or (os.path.basename(self.command[0]) if self.command else "engine")
         self.lock = threading.Lock()
         self._processes: dict[str, Engine] = {}
         self.variant: dict[str, str] = {}  # role -> variant last set
@@ -53,7 +57,7 @@ class EngineSlot:
             if engine is not None:
                 engine.close()
             engine = Engine.start(self.command, name=self.given_name,
-                                  search_timeout=None)
+                                  search_timeout=SEARCH_STALL)
             self.name = self.given_name or engine.id.get("name") or self.name
             self._processes[role] = engine
             self.variant.pop(role, None)
@@ -78,6 +82,17 @@ class EngineSlot:
             engine.configure(changed)
             known.update(changed)
         return engine
+
+    def stop(self, role: str) -> None:
+        """Ask the role's search to stop (safe from any thread; the searching thread reads
+        the `bestmove`)."""
+        with self.lock:
+            engine = self._processes.get(role)
+        if engine is not None and engine.alive:
+            try:
+                engine.send("stop")
+            except EngineError:
+                pass
 
     def kill(self, role: str | None = None) -> None:
         """Kill the processes (of one role); safe from any thread."""

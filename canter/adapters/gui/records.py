@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from canter.adapters.gui.table import Ending, Table, TableError
@@ -22,14 +23,17 @@ from canter.adapters.records.format import (
     write_game,
 )
 
-MAX_RECORD_BYTES = 4 * 1024 * 1024  # an upload or a watched file larger than this is refused
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # an upload larger than this is refused
+# A watched file grows by a game at a time for as long as a match runs: room for some
+# 30,000 games (read whole at each change; a file beyond it is reported, not shown).
+MAX_WATCHED_BYTES = 64 * 1024 * 1024
 WATCH_POLL = 0.5
 
 
-def parse_records(data: bytes, *, unterminated: bool = False) -> list[GameRecord]:
-    if len(data) > MAX_RECORD_BYTES:
-        raise TableError(f"a record file of at most {MAX_RECORD_BYTES // 1024 // 1024} MB, "
-                         "please", 413)
+def parse_records(data: bytes, *, unterminated: bool = False,
+                  limit: int = MAX_RECORD_BYTES) -> list[GameRecord]:
+    if len(data) > limit:
+        raise TableError(f"a record file of at most {limit // 1024 // 1024} MB, please", 413)
     try:
         games = list(read_games(decode_records(data, cut_off_ok=unterminated),
                                 allow_unterminated=unterminated))
@@ -57,13 +61,12 @@ def take(table: Table, game: GameRecord) -> None:
         raise TableError(str(exc)) from None
     if variant not in table.variants:
         raise TableError(f"the referee does not know {variant}")
-    table.variant = variant
     start = game.start_position or "startpos"
     ending = None
     if game.result != "*":
         reason = game.tags.get("Reason") or game.tags.get("Termination") or "as recorded"
         ending = Ending(f"{game.result} ({reason})", None, [])
-    table.load_moves(start, list(game.moves), ending, game.players)
+    table.load_moves(variant, start, list(game.moves), ending, game.players)
 
 
 def save(table: Table) -> str:
@@ -93,10 +96,12 @@ class Watcher(threading.Thread):
     """Follows a record file as a writer appends to it: the chosen game (by default the
     last) is put on the table whenever the file changes."""
 
-    def __init__(self, table: Table, path: str) -> None:
+    def __init__(self, table: Table, path: str,
+                 on_change: Callable[[], None] | None = None) -> None:
         super().__init__(name="canter-gui-watch", daemon=True)
         self.table = table
         self.path = path
+        self.on_change = on_change  # called (without the table's lock) after a new game
         self.game: int | None = None  # None: always the last game
         self._seen: tuple[float, int] | None = None
         self._shown: tuple[str, str, tuple[str, ...], str] | None = None
@@ -123,8 +128,8 @@ class Watcher(threading.Thread):
             if stamp == self._seen:
                 return
             with open(self.path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-            games = parse_records(data, unterminated=True)
+                data = f.read(MAX_WATCHED_BYTES + 1)
+            games = parse_records(data, unterminated=True, limit=MAX_WATCHED_BYTES)
             index, game = pick(games, self.game if self.game is None or
                                self.game < len(games) else None)
         except (OSError, TableError) as exc:
@@ -144,10 +149,14 @@ class Watcher(threading.Thread):
             if shown == self._shown:
                 table.publish()
                 return
+            changed = False
             try:
                 take(table, game)
                 table.message = f"{' vs '.join(game.players)} (game {index + 1} of {len(games)})"
                 self._shown = shown
+                changed = True
             except TableError as exc:
                 table.message = f"watching {os.path.basename(self.path)}: game {index + 1}: {exc}"
             table.publish()
+        if changed and self.on_change is not None:
+            self.on_change()

@@ -11,6 +11,7 @@ from driving the board.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import secrets
 import socket
@@ -47,21 +48,49 @@ class Board:
         self.token = token or secrets.token_urlsafe(24)
         self.hosts: set[str] = set()
         self.origins: set[str] = set()
+        self.port = 0
+        self.any_ip = False
 
     def listen_on(self, host: str, port: int) -> None:
-        """The Host headers (and origins) this server answers: its own address."""
+        """The Host headers (and origins) this server answers: its own address. Listening
+        on every address (0.0.0.0, ::), any IP address and this machine's own names are
+        answered: a DNS-rebinding page can only arrive under a name of its own."""
+        self.port = port
+        self.any_ip = host in ("0.0.0.0", "::", "")
         names = {host}
         if host in ("127.0.0.1", "localhost", "::1"):
             names |= {"127.0.0.1", "localhost", "[::1]"}
         elif ":" in host:
             names = {f"[{host}]"}
+        if self.any_ip:
+            names |= {"localhost", socket.gethostname(), socket.getfqdn()}
         self.hosts = {f"{name}:{port}" for name in names}
         self.origins = {f"http://{h}" for h in self.hosts}
+
+    def host_allowed(self, host: str) -> bool:
+        if host in self.hosts:
+            return True
+        if not self.any_ip:
+            return False
+        name, sep, port = host.rpartition(":")
+        if not sep or port != str(self.port):
+            return False
+        try:
+            ipaddress.ip_address(name.strip("[]"))
+        except ValueError:
+            return False
+        return True
+
+    def origin_allowed(self, origin: str) -> bool:
+        return origin.startswith("http://") and self.host_allowed(origin[len("http://"):])
 
 
 class Handler(BaseHTTPRequestHandler):
     server_version = "canter-gui"
     protocol_version = "HTTP/1.1"
+    # A connection that sends nothing for this long is closed, so half-sent requests cannot
+    # hold the server's threads (the event stream writes a heartbeat well within it).
+    timeout = 60
     board: Board  # set on the subclass made for each server
 
     # ------------------------------------------------------------ plumbing
@@ -90,6 +119,8 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _error(self, status: int, message: str, **extra: Any) -> None:
+        # a refused request may leave body bytes unread: never read them as a request
+        self.close_connection = True
         self._json(status, {"error": message, **extra})
 
     def _query(self) -> dict[str, str]:
@@ -100,12 +131,12 @@ class Handler(BaseHTTPRequestHandler):
         """Host, Origin and token checks; answers the refusal itself."""
         board = self.board
         host = self.headers.get("Host", "")
-        if host not in board.hosts:
+        if not board.host_allowed(host):
             self._error(HTTPStatus.FORBIDDEN, f"refused: Host '{host[:60]}' is not this "
                         "board's address")
             return False
         origin = self.headers.get("Origin")
-        if origin is not None and origin not in board.origins:
+        if origin is not None and not board.origin_allowed(origin):
             self._error(HTTPStatus.FORBIDDEN, f"refused: requests from '{origin[:60]}' "
                         "may not use this board")
             return False
@@ -159,9 +190,10 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path.startswith("/static/"):
             name = path[len("/static/"):]
-            if name not in STATIC or not self._allowed(need_token=False):
-                if name not in STATIC:
-                    self._error(HTTPStatus.NOT_FOUND, "no such file")
+            if not self._allowed(need_token=False):
+                return
+            if name not in STATIC:
+                self._error(HTTPStatus.NOT_FOUND, "no such file")
                 return
             self._send(HTTPStatus.OK, _static(name), STATIC[name])
             return
@@ -174,6 +206,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, _static("index.html"), "text/html; charset=utf-8")
             return
         if path == "/api/events":
+            if self.command == "HEAD":
+                self._error(HTTPStatus.METHOD_NOT_ALLOWED, "the event stream takes GET")
+                return
             self._events()
             return
         table = self.board.table
@@ -230,7 +265,6 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         if not self._allowed(need_token=True):
-            self._body(MAX_BODY)  # drain what fits, so the answer is read
             return
         path = urlsplit(self.path).path
         board = self.board
@@ -277,6 +311,8 @@ class Handler(BaseHTTPRequestHandler):
                 if board.watcher is not None:
                     raise TableError("watching a file: the game comes from the file")
                 board.analyser.stop()  # its position belongs to the old game
+            if path == "/api/undo":
+                board.analyser.stop()  # its position may no longer be in the game
             with table.lock:
                 if path == "/api/move":
                     table.human_move(body.get("move"))  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ event stream, the mover thread).
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -19,8 +20,12 @@ from typing import Any
 from canter.adapters.client import Engine, EngineError, EngineRefused, Info, Limit
 from canter.adapters.gui.engines import EngineSlot
 
+# What a typed move may contain: letters, digits, '-' (also 'x', a letter). Nothing else
+# reaches the referee, so no control character can end its line early.
+MOVE_TEXT = re.compile(r"[A-Za-z0-9-]{2,400}")
 INFO_INTERVAL = 0.125  # at most 8 thinking/analysis updates a second reach the page
 MAX_MULTIPV = 5
+STOP_GRACE = 5.0  # seconds a stopped engine search gets before its process is killed
 
 
 class TableError(Exception):
@@ -136,6 +141,7 @@ class Table:
         self.rule_options: dict[str, object] = {}  # `Rule ...` options from the command line
         self._dirty = False
         self._last_publish = 0.0
+        self._searches: dict[int, int] = {}  # engine index -> generation of its search
         self.closed = False
 
     # ------------------------------------------------------------ publishing
@@ -220,49 +226,34 @@ class Table:
 
     def new_game(self, variant: str | None, position: str | None,
                  seats: list[dict[str, Any]] | None, keep_seats: bool = False) -> None:
-        """Start a game (under the lock): the referee checks the position; seats as given,
-        or the current ones."""
+        """Start a game (under the lock): the seats are checked first, then the referee
+        checks the position; a refusal leaves the game on the board as it was."""
         variant = variant or self.variant
         if variant not in self.variants:
             raise TableError(f"unknown variant '{str(variant)[:40]}' "
                              f"(the referee knows {', '.join(self.variants)})")
         start = "startpos"
         if position:
-            if not isinstance(position, str) or "\n" in position or len(position) > 4000:
+            if not isinstance(position, str) or len(position) > 4000:
                 raise TableError("a position string is one line of at most 4000 characters")
-            start = " ".join(position.split())
+            start = " ".join(position.split())  # any line break or control space goes
+            named = start.split(" ", 1)[0]
+            if named not in self.variant_seats:
+                raise TableError(f"position refused: '{named[:40]}' is not a game the "
+                                 f"referee knows ({', '.join(self.variants)})")
+            variant = named
+        built = self._build_seats(self.variant_seats.get(variant) or
+                                  [s.name for s in self.seats], seats, keep_seats)
         self.stop_everything()
         try:
-            if start == "startpos" and "uci_variant" in self.referee.options:
-                self.referee.configure({"UCI_Variant": variant})
+            self._referee_variant(variant)
             self._referee_at = None
             self._referee_to(start, [])
         except EngineRefused as exc:
-            self._referee_at = None
+            self._restore_referee()
             raise TableError(f"position refused: {exc.reason}") from None
-        layout = self.referee.board()
-        variant = layout.variant
         self.variant = variant
-        board = self.board(variant)
-        old = {s.name: s for s in self.seats}
-        if seats is None:
-            seats = [vars(old[name]) if keep_seats and name in old else {}
-                     for name in board["seats"]]
-        if len(seats) != len(board["seats"]):
-            raise TableError(f"{variant} has {len(board['seats'])} seats, not {len(seats)}")
-        built = []
-        for name, raw in zip(board["seats"], seats, strict=True):
-            if not isinstance(raw, dict):
-                raise TableError("each seat must be an object")
-            player = raw.get("player", "human")
-            if player not in ("human", "engine"):
-                raise TableError("a seat's player is 'human' or 'engine'")
-            engine = raw.get("engine", 0)
-            if not isinstance(engine, int) or not 0 <= engine < len(self.engines):
-                raise TableError(f"no engine {str(engine)[:10]} (there are {len(self.engines)})")
-            clock = parse_clock(raw.get("clock"))
-            built.append(Seat(name, player, engine, parse_limit(raw.get("limit")), clock,
-                              clock["base"] if clock else None))
+        self.board(variant)
         self.generation += 1
         self.start = start
         self.moves = []
@@ -280,17 +271,58 @@ class Table:
         self.turn_started = time.monotonic()
         self.publish()
 
+    def _build_seats(self, names: list[str], seats: list[dict[str, Any]] | None,
+                     keep_seats: bool) -> list[Seat]:
+        old = {s.name: s for s in self.seats}
+        if seats is None:
+            seats = [vars(old[name]) if keep_seats and name in old else {} for name in names]
+        if len(seats) != len(names):
+            raise TableError(f"this game has {len(names)} seats, not {len(seats)}")
+        built = []
+        for name, raw in zip(names, seats, strict=True):
+            if not isinstance(raw, dict):
+                raise TableError("each seat must be an object")
+            player = raw.get("player", "human")
+            if player not in ("human", "engine"):
+                raise TableError("a seat's player is 'human' or 'engine'")
+            engine = raw.get("engine", 0)
+            if isinstance(engine, bool) or not isinstance(engine, int) or \
+                    not 0 <= engine < len(self.engines):
+                raise TableError(f"no engine {str(engine)[:10]} (there are {len(self.engines)})")
+            clock = parse_clock(raw.get("clock"))
+            built.append(Seat(name, player, engine, parse_limit(raw.get("limit")), clock,
+                              clock["base"] if clock else None))
+        return built
+
+    def _referee_variant(self, variant: str) -> None:
+        if "uci_variant" in self.referee.options:
+            self.referee.configure({"UCI_Variant": variant})
+
+    def _restore_referee(self) -> None:
+        """Back to the game on the board after a refused new one."""
+        self._referee_at = None
+        self._referee_variant(self.variant)
+        self._referee_to(self.start, self.moves)
+
     def stop_everything(self) -> None:
-        """Invalidate the running search (its move will be dropped) and ask it to stop."""
+        """Invalidate the running searches (their moves will be dropped) and ask them to
+        stop; one still running STOP_GRACE seconds later (it ignores `stop`, or the `stop`
+        crossed its `go`) has its process killed, so the next search starts afresh."""
         self.generation += 1
         self.thinking = None
         for slot in self.engines:
-            engine = slot._processes.get("play")
-            if engine is not None and engine.searching:
-                try:
-                    engine.send("stop")
-                except EngineError:
-                    pass
+            stale = self._searches.get(slot.index)
+            if stale is None:
+                continue
+            slot.stop("play")
+            timer = threading.Timer(STOP_GRACE, self._reap, args=(slot, stale))
+            timer.daemon = True
+            timer.start()
+
+    def _reap(self, slot: EngineSlot, generation: int) -> None:
+        with self.lock:
+            if self._searches.get(slot.index) == generation:
+                slot.kill("play")
 
     # ------------------------------------------------------------ moves
 
@@ -322,8 +354,9 @@ class Table:
             raise TableError(exc.reason) from None
 
     def human_move(self, text: str) -> None:
-        if not isinstance(text, str) or not text.strip() or len(text) > 400:
-            raise TableError("a move is a non-empty string in official notation")
+        if not isinstance(text, str) or not MOVE_TEXT.fullmatch(text.strip()):
+            raise TableError("a move is official notation: cells joined by '-' or 'x' "
+                             "(e.g. F7-F9, D6xD8), at most 400 characters")
         if self.watch is not None:
             raise TableError("watching a file: moves come from the file")
         if self.ending is not None:
@@ -349,19 +382,26 @@ class Table:
         now = time.monotonic()
         seat = self.seat_to_move()
         self._referee_to(self.start, self.moves + [move])
+        flagged = False
         if seat is not None and not self.paused:
             spent = now - self.turn_started
             seat.used += spent
             if seat.time_left is not None and seat.clock is not None:
+                # the flag falls before the increment is earned
+                flagged = spent > seat.time_left
                 seat.time_left = seat.time_left - spent + seat.clock["inc"]
+        if flagged and seat is not None:
+            seat.time_left = 0.0
+            self.turn_started = now
+            self._lose(seat, f"{seat.name} lost on time")
+            self.publish()
+            return
         self.moves.append(move)
         self.clock_history.append([s.time_left for s in self.seats])
         self.generation += 1
         self.thinking = None
         self._settle()
         self.turn_started = now
-        if seat is not None and seat.time_left is not None and seat.time_left < 0:
-            self._lose(seat, f"{seat.name} lost on time")
         self.publish()
 
     def _lose(self, seat: Seat, reason: str) -> None:
@@ -468,21 +508,19 @@ class Table:
 
     # ------------------------------------------------------------ loading
 
-    def load_moves(self, start: str, moves: list[str], ending: Ending | None = None,
-                   names: list[str] | None = None) -> None:
-        """A game from a record: the referee checks every move (nothing is kept if one is
-        refused). The seats keep their players; engines wait until resumed."""
+    def load_moves(self, variant: str, start: str, moves: list[str],
+                   ending: Ending | None = None, names: list[str] | None = None) -> None:
+        """A game from a record: the referee checks every move (a refusal keeps the game
+        on the board as it was). The seats keep their players; engines wait until resumed."""
         self.stop_everything()
         try:
-            if start == "startpos" and "uci_variant" in self.referee.options:
-                self.referee.configure({"UCI_Variant": self.variant})
+            self._referee_variant(variant)
             self._referee_at = None
             self._referee_to(start, moves)
         except EngineRefused as exc:
-            self._referee_at = None
+            self._restore_referee()
             raise TableError(f"record refused: {exc.reason}") from None
-        layout = self.referee.board()
-        self.variant = layout.variant
+        self.variant = variant
         board = self.board(self.variant)
         if len(self.seats) != len(board["seats"]) or \
                 [s.name for s in self.seats] != board["seats"]:
@@ -595,15 +633,21 @@ class Table:
                     if self.generation != generation:
                         return
                     self.thinking = {"seat": name, "engine": slot.index, "ply": ply}
+                    self._searches[slot.index] = generation
                     self.publish()
                 result = engine.play(start, limit, moves=moves, info=on_info)
-            except EngineError as exc:
+            except (EngineError, ValueError) as exc:
+                # ValueError: an option or variant the engine does not offer
                 slot.kill("play")
                 with self.lock:
                     if self.generation == generation:
                         self._engine_fault(slot, f"{exc} (while {name} was thinking on "
                                            f"move {ply + 1})")
                 return
+            finally:
+                with self.lock:
+                    if self._searches.get(slot.index) == generation:
+                        del self._searches[slot.index]
             with self.lock:
                 if self.generation != generation:
                     return
@@ -634,6 +678,7 @@ class Table:
     def restart(self, index: int) -> None:
         if not isinstance(index, int) or not 0 <= index < len(self.engines):
             raise TableError(f"no engine {str(index)[:10]}")
+        self._charge_clock()
         self.stop_everything()
         slot = self.engines[index]
         slot.restart()

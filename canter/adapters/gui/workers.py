@@ -38,7 +38,13 @@ class Mover(threading.Thread):
                 if table.closed:
                     return
             run, _seat = job
-            run()
+            try:
+                run()
+            except Exception as exc:  # a bug must not stop every later engine move
+                with table.lock:
+                    table.fault = {"engine": _seat.engine, "name": "the board",
+                                   "reason": f"{type(exc).__name__}: {exc}"}
+                    table.publish()
 
 
 class Ticker(threading.Thread):
@@ -93,6 +99,8 @@ class Analyser:
             except EngineError as exc:
                 slot.kill("analyse")
                 raise TableError(f"{slot.name} could not analyse: {exc}", 502) from None
+            except ValueError as exc:  # an option or variant this engine does not offer
+                raise TableError(f"{slot.name} cannot analyse this: {exc}") from None
             with table.lock:
                 table.analysis.update(running=True, ply=ply, multipv=multipv, engine=index,
                                       lines=[])
@@ -135,6 +143,19 @@ class Analyser:
         k = info.multipv or 1
         fresh = {key: v for key, v in info_dict(info).items() if v not in (None, [])}
         lines[k] = {**lines.get(k, {}), **fresh}
+
+    def follow(self) -> None:
+        """The game changed under a running analysis (a watched file grew, a move was
+        taken back): analyse its last position instead. Call without the table's lock."""
+        with self.table.lock:
+            running = self.table.analysis["running"] or self._analysis is not None
+            multipv = self.table.analysis.get("multipv", 1)
+            ply = len(self.table.moves)
+        if running:
+            try:
+                self.start(ply, multipv)
+            except TableError:
+                self.stop()
 
     def stop(self) -> None:
         with self._lock:
