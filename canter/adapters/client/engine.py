@@ -534,6 +534,9 @@ class Engine:
         self._send(line)
 
     def _send(self, line: str) -> None:
+        if "\n" in line or "\r" in line:
+            # a line end inside would let the rest run as a command of its own
+            raise ValueError(f"one line at a time, not {line[:40]!r}")
         self._record(">", line)
         try:
             self._proc.send(line + "\n")
@@ -972,7 +975,8 @@ def position_command(position: str = "startpos", moves: Sequence[str] = ()) -> s
     position = position.strip()
     if not position:
         raise ValueError("empty position")
-    if "\n" in position or any("\n" in m or " " in m.strip() for m in moves):
+    if any(c in position for c in "\r\n") or any(
+            "\n" in m or "\r" in m or " " in m.strip() for m in moves):
         raise ValueError("positions and moves are single words/lines")
     text = f"position {position}"
     if moves:
