@@ -69,7 +69,7 @@ def info_dict(info: Info) -> dict[str, Any]:
 def _number(value: Any, what: str, low: float, high: float, whole: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TableError(f"{what} must be a number")
-    if not low <= value <= high or value != value:
+    if not low <= value <= high:  # NaN fails this too
         raise TableError(f"{what} must be from {low:g} to {high:g}")
     if whole and int(value) != value:
         raise TableError(f"{what} must be a whole number")

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from canter.adapters.client import Analysis, EngineError, Info
+from canter.adapters.gui.engines import EngineSlot
 from canter.adapters.gui.table import MAX_MULTIPV, Table, TableError, info_dict
 
 TICK = 0.05
@@ -74,6 +75,7 @@ class Analyser:
         self.table = table
         self._analysis: Analysis | None = None
         self._thread: threading.Thread | None = None
+        self._slot: EngineSlot | None = None  # whose process the running analysis uses
         self._lock = threading.Lock()  # one start/stop at a time
 
     def start(self, ply: Any, multipv: Any, engine_index: Any = None) -> None:
@@ -106,6 +108,7 @@ class Analyser:
                                       lines=[])
                 table.publish()
             self._analysis = analysis
+            self._slot = slot
             thread = threading.Thread(target=self._follow, args=(analysis, slot),
                                       name="canter-gui-analyser", daemon=True)
             self._thread = thread
@@ -175,6 +178,6 @@ class Analyser:
         if thread is not None:
             thread.join(timeout=5.0)
             if thread.is_alive():  # the engine does not answer `stop`: drop the process
-                for slot in self.table.engines:
-                    slot.kill("analyse")
+                if self._slot is not None:
+                    self._slot.kill("analyse")
                 thread.join(timeout=2.0)
