@@ -1,0 +1,77 @@
+"""How many positions of a tactics suite an engine solves in a given time.
+
+    python bench/tactics.py --st 1 [bench/tactics-camelot.txt ...] [--engine CMD]
+
+A suite has one position per line (bench/find_tactics.py writes them):
+`<position string> bm <move> [; ...]`; `#` lines are comments. Each position is searched
+with `go movetime` by an engine process (any engine that speaks canter's protocol); it is
+solved when the engine's move is the `bm` move (any spelling of it: the rules library
+compares the moves). Prints a line per failed position, then the solve rate and the mean
+depth reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from canter.adapters.client import Engine, Limit
+from canter.engine import Position, parse_move
+
+HERE = Path(__file__).resolve().parent
+
+
+def read_suite(path: Path) -> list[tuple[str, str]]:
+    """(position string, best move) per line."""
+    suite = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.split(";", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        position, sep, move = line.partition(" bm ")
+        if not sep or not move.strip():
+            raise SystemExit(f"{path}:{number}: expected '<position string> bm <move>'")
+        suite.append((position.strip(), move.strip()))
+    return suite
+
+
+def same_move(position: str, a: str, b: str) -> bool:
+    pos = Position.from_string(position)
+    try:
+        return parse_move(pos, a) == parse_move(pos, b)
+    except ValueError:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suites", nargs="*", type=Path,
+                        help="suite files (default: bench/tactics-*.txt)")
+    parser.add_argument("--st", type=float, default=1.0, help="seconds per position")
+    parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    args = parser.parse_args()
+    suites = args.suites or sorted(HERE.glob("tactics-*.txt"))
+    if not suites:
+        raise SystemExit("no suite: give a file, or make one with bench/find_tactics.py")
+    with Engine.start(shlex.split(args.engine)) as engine:
+        for path in suites:
+            suite = read_suite(path)
+            solved, depths = 0, []
+            for position, best in suite:
+                result = engine.play(position, Limit(movetime=args.st))
+                if result.info.depth is not None:
+                    depths.append(result.info.depth)
+                if result.move is not None and same_move(position, result.move, best):
+                    solved += 1
+                else:
+                    print(f"  missed: {position} bm {best}, played {result.move}")
+            mean = sum(depths) / len(depths) if depths else 0.0
+            rate = 100.0 * solved / len(suite) if suite else 0.0
+            print(f"{path.name}: {solved} of {len(suite)} solved ({rate:.1f} %) at "
+                  f"{args.st:g} s a position, mean depth {mean:.1f}")
+
+
+if __name__ == "__main__":
+    main()
