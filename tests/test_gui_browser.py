@@ -131,10 +131,30 @@ class Page:
         self.driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', "
                                    "{bubbles: true}))", element)
 
+    def clear_selection(self) -> None:
+        """A click beside the cells: whatever was selected is let go."""
+        self.driver.execute_script(
+            "document.querySelector('#board svg').dispatchEvent("
+            "new MouseEvent('click', {bubbles: true}))")
+
     def targets_of(self, cell: str) -> set[str]:
-        self.driver.execute_script("delete document.body.dataset.targets")
-        self.click_cell(cell)
-        self.until(lambda: self.body("targets") == cell, f"the targets of {cell}")
+        # A click lands on the page's own state, which may lag the server's by one update
+        # (a selection not yet let go, the reply not yet drawn): start from nothing
+        # selected, and click again if the first click fell in that moment.
+        for attempt in range(3):
+            self.clear_selection()
+            self.driver.execute_script("delete document.body.dataset.targets")
+            self.click_cell(cell)
+            try:
+                self.until(lambda: self.body("targets") == cell, f"the targets of {cell}",
+                           timeout=WAIT if attempt == 2 else 3.0)
+                break
+            except AssertionError:
+                if attempt == 2:
+                    message = (self.css("#message") or [None])[0]
+                    raise AssertionError(
+                        f"the page never showed the targets of {cell} (message: "
+                        f"{message.text if message else ''!r})") from None
         return {t.get_attribute("data-cell") for t in self.css("#board circle.target")}
 
     def play(self, move: str) -> None:
