@@ -30,6 +30,7 @@ from canter.adapters.gui.workers import Analyser
 MAX_BODY = records.MAX_RECORD_BYTES  # the largest request: a record file to load
 MAX_JSON_BODY = 64 * 1024
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle event stream
+MAX_STREAMS = 16  # event streams at once: each holds a thread
 STATIC = {"gui.js": "text/javascript; charset=utf-8", "gui.css": "text/css; charset=utf-8"}
 
 
@@ -50,6 +51,7 @@ class Board:
         self.origins: set[str] = set()
         self.port = 0
         self.any_ip = False
+        self.streams = threading.BoundedSemaphore(MAX_STREAMS)
 
     def listen_on(self, host: str, port: int) -> None:
         """The Host headers (and origins) this server answers: its own address. Listening
@@ -187,6 +189,8 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self) -> None:  # noqa: N802
+        if self.headers.get("Content-Length", "0") not in ("", "0"):
+            self.close_connection = True  # a body is never read: never parse it as a request
         path = urlsplit(self.path).path
         if path.startswith("/static/"):
             name = path[len("/static/"):]
@@ -236,6 +240,16 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.BAD_GATEWAY, f"the referee failed: {exc}")
 
     def _events(self) -> None:
+        if not self.board.streams.acquire(blocking=False):
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, f"at most {MAX_STREAMS} pages may "
+                        "follow the board at once")
+            return
+        try:
+            self._stream()
+        finally:
+            self.board.streams.release()
+
+    def _stream(self) -> None:
         table = self.board.table
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
