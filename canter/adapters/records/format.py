@@ -51,6 +51,7 @@ VARIANT_TAGS = {
     "cam": "Cam",
     "camette": "Camette",
     "chivalry": "Chivalry",
+    "grand-cam": "Grand Cam",
 }
 SEAT_TAGS = {
     "camelot": ("White", "Black"),
@@ -58,6 +59,7 @@ SEAT_TAGS = {
     "cam": ("White", "Black"),
     "camette": ("White", "Black"),
     "chivalry": ("White", "Black"),
+    "grand-cam": ("Red", "Green", "Blue", "Yellow"),
 }
 
 # Tags written first, in this order (the "seven tag roster" of PGN, adapted); the seat
