@@ -114,8 +114,9 @@ def _key_lines(pos: Position, last_move: Move | None) -> list[str]:
     lines = [f"pieces: {seats} (man/knight)", f"castles [ ]: {castles}"]
     if v.teams:
         teams = " against ".join(dict.fromkeys(v.team_name(s) for s in range(v.nseats)))
-        targets = "  ".join(f"{s.name} {'+'.join(sorted(v.cell_name(c) for c in v.target_castle[i]))}"
-                            for i, s in enumerate(v.seats))
+        targets = "  ".join(
+            f"{s.name} " + "+".join(sorted(v.cell_name(c) for c in v.target_castle[i]))
+            for i, s in enumerate(v.seats))
         lines.append(f"teams: {teams}; targets: {targets}")
     status = []
     if last_move is not None:
