@@ -19,7 +19,9 @@ from canter.engine.search.searcher import Searcher
 
 COUNT = 50
 PLIES = 2
-DEPTH = {"cam": 5, "camette": 7, "chivalry": 3}
+# Grand Cam: one round, a move of each of the four seats.
+PLIES_OF = {"grand-cam": 4}
+DEPTH = {"cam": 5, "camette": 7, "chivalry": 3, "grand-cam": 4}
 EDGE = 100  # centipawns: a Man
 
 
@@ -41,7 +43,7 @@ def book(variant: str) -> list[list[str]]:
     while len(out) < COUNT:
         pos = Position.start(variant)
         line = []
-        for _ in range(PLIES):
+        for _ in range(PLIES_OF.get(variant, PLIES)):
             moves = sorted(pos.legal_moves(), key=lambda m: format_move(pos.variant, m))
             move = rng.choice(moves)
             line.append(format_move(pos.variant, move))
@@ -57,10 +59,12 @@ def book(variant: str) -> list[list[str]]:
 
 def main() -> None:
     variant = sys.argv[1]
-    title = Position.start(variant).variant.name.title()
-    print(f"# canter's built-in {title} book: {COUNT} distinct random {PLIES}-ply starts that a "
-          f"depth-{DEPTH.get(variant, 3)}\n# search finds level (bench/make_book.py). A match "
-          "without --openings plays each of them\n# with both colours (docs/arbiter.md).")
+    title = Position.start(variant).variant.name.title().replace("-", " ")
+    colours = "on both sides" if variant == "grand-cam" else "with both colours"
+    print(f"# canter's built-in {title} book: {COUNT} distinct random "
+          f"{PLIES_OF.get(variant, PLIES)}-ply starts that a depth-{DEPTH.get(variant, 3)}\n"
+          "# search finds level (bench/make_book.py). A match without --openings plays each "
+          f"of them\n# {colours} (docs/arbiter.md).")
     for line in book(variant):
         print(" ".join(line))
 
