@@ -26,6 +26,7 @@ SEAT_STYLE = {
     "blue": ("#2f6bd8", "#14336e", "#ffffff"),
     "red": ("#d23a32", "#6b1511", "#ffffff"),
     "green": ("#2f9a45", "#124a1f", "#ffffff"),
+    "yellow": ("#e2b814", "#6e5807", "#2b2b2b"),
 }
 LIGHT, DARK = "#eedcb3", "#d2b07a"
 HEX_TINTS = ("#eedcb3", "#e2c994", "#d6b57c")
