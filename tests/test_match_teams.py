@@ -112,3 +112,14 @@ def test_a_record_numbers_rounds_in_seat_order_and_skips_the_eliminated() -> Non
     for move in ("G3-G5", "G11-G9", "C7-E7", "K7-I7", "F2-F4"):
         game.add_move(move)
     assert "1. G3-G5 G11-G9 C7-E7 K7-I7 2. F2-F4 *" in write_game(game)
+
+
+def test_a_record_may_mark_a_skipped_seat() -> None:
+    from canter.adapters.records.format import read_games
+
+    start = "grand-cam 1/3/7/9/9/11/10y2/3g7/b1r6/4r4/7/3/1 r 0,0,0,0 - - 0 0"
+    text = (f'[Variant "Grand Cam"]\n[SetUp "1"]\n[Position "{start}"]\n\n'
+            "1. E5xE7 -- C5-C4 K7-K6 2. E7-E8 -- C4-C5 *\n")
+    (game,) = read_games(text)
+    assert game.moves == ["E5xE7", "C5-C4", "K7-K6", "E7-E8", "C4-C5"]
+    assert replay_game(game).error is None

@@ -601,6 +601,10 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 word = word[m.end() :]
                 if not word:
                     continue
+            if word == "--":
+                # A four-column display's mark of a skipped seat (FAMILY-RULES R26): it is
+                # no move; replaying the record checks that the moves themselves are legal.
+                continue
             if _RESULT_RE.match(word):
                 _finish(game, word, tok.line)
                 yield game
