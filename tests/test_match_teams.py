@@ -123,3 +123,19 @@ def test_a_record_may_mark_a_skipped_seat() -> None:
     (game,) = read_games(text)
     assert game.moves == ["E5xE7", "C5-C4", "K7-K6", "E7-E8", "C4-C5"]
     assert replay_game(game).error is None
+
+
+def test_terminal_play_of_four_engine_seats_saves_a_team_record(tmp_path: Path) -> None:
+    out = tmp_path / "game.cgr"
+    proc = subprocess.run([sys.executable, "-m", "canter", "play", "--variant", "grand-cam",
+                           "--human", "none", "--depth", "1", "--no-color", "--save", str(out)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    (game,) = read_games_file(str(out))
+    assert len(set(game.players)) == 1  # one engine in every seat
+    assert game.tags["Teams"] == "Red+Blue v Green+Yellow"
+    check = replay_game(game)
+    assert check.error is None and check.rules_result == game.result
+    assert game.result in ("1/2-0-1/2-0", "0-1/2-0-1/2", "1/4-1/4-1/4-1/4")
+    assert "game over: " in proc.stdout
