@@ -139,3 +139,18 @@ def test_terminal_play_of_four_engine_seats_saves_a_team_record(tmp_path: Path) 
     assert check.error is None and check.rules_result == game.result
     assert game.result in ("1/2-0-1/2-0", "0-1/2-0-1/2", "1/4-1/4-1/4-1/4")
     assert "game over: " in proc.stdout
+
+
+def test_an_eliminated_seats_clock_stands_still() -> None:
+    # Red takes Green's only piece at once; the others play on with clocks, Green never.
+    start = "grand-cam 1/3/7/9/9/11/10y2/3g7/b1r6/4r4/7/3/1 r 0,0,0,0 - - 0 0"
+    proc = subprocess.run([sys.executable, "-m", "canter", "play", "--position", start,
+                           "--human", "none", "--depth", "1", "--clock", "1+0", "--no-color"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    assert "red plays E5xE7" in proc.stdout
+    assert "green plays" not in proc.stdout and "green is thinking" not in proc.stdout
+    assert "blue plays" in proc.stdout and "yellow plays" in proc.stdout
+    last = [line for line in proc.stdout.splitlines() if line.startswith("clocks: ")][-1]
+    assert "green 1:00" in last
