@@ -435,6 +435,10 @@ def test_four_seats_in_two_teams_rotation_and_the_team_result(browser, screensho
                  for p in pieces}
         assert sorted(fills) == ["blue", "green", "red", "yellow"]
         assert len(set(fills.values())) == 4  # four colours, yellow among them
+        teams = {row.get_attribute("data-seat"): row.get_attribute("data-team")
+                 for row in page.css("#seats .seat")}
+        assert teams == {"red": "red+blue", "blue": "red+blue", "green": "green+yellow",
+                         "yellow": "green+yellow"}
         # The board turns to each seat in turn order: that seat's castle at the bottom.
         castles = {"red": "G1", "green": "G13", "blue": "A7", "yellow": "M7"}
         for seat in ("red", "green", "blue", "yellow"):

@@ -895,7 +895,12 @@
         const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
         swatch.style.background = seatColour(seat.name);
         row.appendChild(swatch);
-        row.appendChild(el('span', { class: 'seat-name' }, seat.name));
+        // Team games: the seat's partnership, from the referee's board answer.
+        const team = (s.board.teams || []).find((t) => t.includes(seat.name));
+        if (team) row.dataset.team = team.join('+');
+        row.appendChild(el('span', {
+          class: 'seat-name', title: team ? `team ${team.join(' + ')}` : seat.name,
+        }, seat.name));
         let who = 'human';
         if (seat.player === 'engine') {
           const extra = [limitText(seat.limit), seat.clock && !seat.limit ? 'on its clock' : ''].filter(Boolean);
