@@ -63,7 +63,7 @@ class GreedyPlayer:
             pos.push(m)
             out = pos.outcome()
             pos.pop()
-            won = out is not None and out.winner == seat
+            won = out is not None and out.wins_for(seat)  # a partner's win is ours too
             val = (won, m.capture_bits.bit_count(), dist[m.start] - dist[m.end])
             if best_val is None or val > best_val:
                 best, best_val = [m], val

@@ -137,7 +137,7 @@ UCI_CASES: list[Case] = [
     U("setoption name Ponder value yes", "option 'Ponder' takes true or false"),
     U("setoption name Ponder", "option 'Ponder' needs a value"),
     U("setoption name UCI_Variant value chess",
-      "option 'UCI_Variant' takes one of: camelot, tri-camelot, cam, camette, chivalry"),
+      "option 'UCI_Variant' takes one of: camelot, tri-camelot, cam, camette, chivalry, grand-cam"),
     U("setoption name UCI_Variant value \u00e9", "option 'UCI_Variant' takes one of"),
     U("setoption name Three Seat Search value best",
       "option 'Three Seat Search' takes one of: paranoid, brs, brs+"),

@@ -105,7 +105,7 @@ def test_protover_lists_the_features_and_options(engine):
     text = " ".join(lines)
     for feature in ("ping=1", "setboard=1", "usermove=1", "time=1", "draw=1", "sigint=0",
                     "sigterm=0", "reuse=1", "analyze=1", "playother=1",
-                    'variants="camelot,tri-camelot,cam,camette,chivalry"'):
+                    'variants="camelot,tri-camelot,cam,camette,chivalry,grand-cam"'):
         assert feature in text.split(), feature
     assert re.search(r'feature myname="canter [^"]+"', text)
     options = [line for line in lines if line.startswith("feature option=")]
@@ -302,7 +302,7 @@ def test_unknown_and_malformed_commands(engine):
         ("level 40", "Error (level needs MPS BASE INC, e.g. level 40 5 0 or level 0 2:30 1):"
                      " level 40"),
         ("variant chess", "Error (variant must be one of: camelot, tri-camelot, cam, camette,"
-                          " chivalry): variant chess"),
+                          " chivalry, grand-cam): variant chess"),
         ("setboard camelot nonsense", None),
         ("option Nonsense=3", "Error (unknown option 'Nonsense'): option Nonsense=3"),
         ("option Hash=0", "Error (option 'Hash' takes 1 to 4096): option Hash=0"),

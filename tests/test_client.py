@@ -114,8 +114,11 @@ def test_go_arguments_for_clocks():
     assert three.go_arguments() == "bluetime 1000 redtime 2000 greentime 3500".split()
     assert Limit(depth=4, nodes=10, mate=2).go_arguments() == "depth 4 nodes 10 mate 2".split()
     assert Limit(infinite=True).go_arguments() == ["infinite"]
+    four = Limit(times=(1, 2, 3, 4), incs=(0.1, 0.2, 0.3, 0.4))
+    assert four.go_arguments() == ("redtime 1000 greentime 2000 bluetime 3000 yellowtime 4000 "
+                                   "redinc 100 greeninc 200 blueinc 300 yellowinc 400").split()
     with pytest.raises(ValueError):
-        Limit(times=(1, 2, 3, 4)).go_arguments()
+        Limit(times=(1, 2, 3, 4, 5)).go_arguments()
     with pytest.raises(ValueError):
         Limit(times=(1, 2), incs=(1,)).go_arguments()
     # the time bound used for the default timeout: the larger clock plus its increment

@@ -98,7 +98,8 @@ def test_silent_until_spoken_to_then_handshake(engine):
             "Rule No Move"} <= names
     variant = next(line for line in lines if "UCI_Variant" in line)
     assert variant.endswith(
-        "default camelot var camelot var tri-camelot var cam var camette var chivalry")
+        "default camelot var camelot var tri-camelot var cam var camette var chivalry "
+        "var grand-cam")
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -465,3 +465,42 @@ def test_every_game_the_referee_knows_is_drawn_from_its_answers_alone(browser, s
             assert [s["name"] for s in state["seats"]] == list(layout.seats)
             if variant not in ("camelot", "tri-camelot"):
                 browser.save_screenshot(str(screenshots / f"gui-{variant}.png"))
+
+
+GC_ENTRY = "grand-cam 1/1r1/7/9/1g7/11/10y2/11/b8/9/7/3/1 r 0,0,0,0 - - 0 0"
+
+
+def test_four_seats_in_two_teams_rotation_and_the_team_result(browser, screenshots):
+    with GuiServer("--variant", "grand-cam", "--human", "all") as server:
+        page = Page(browser, server)
+        assert len(page.css("#board .cell")) == 93
+        pieces = page.css("#board .piece")
+        assert len(pieces) == 28
+        fills = {p.get_attribute("data-seat"):
+                 p.find_element(By.CSS_SELECTOR, "circle.body").get_attribute("fill")
+                 for p in pieces}
+        assert sorted(fills) == ["blue", "green", "red", "yellow"]
+        assert len(set(fills.values())) == 4  # four colours, yellow among them
+        teams = {row.get_attribute("data-seat"): row.get_attribute("data-team")
+                 for row in page.css("#seats .seat")}
+        assert teams == {"red": "red+blue", "blue": "red+blue", "green": "green+yellow",
+                         "yellow": "green+yellow"}
+        # The board turns to each seat in turn order: that seat's castle at the bottom.
+        castles = {"red": "G1", "green": "G13", "blue": "A7", "yellow": "M7"}
+        for seat in ("red", "green", "blue", "yellow"):
+            page.until(lambda s=seat: bool(page.css(f'#board [data-view="{s}"]')),
+                       f"the view from {seat}")
+            lowest = max(page.css("#board .cell"), key=lambda c: c.rect["y"])
+            assert lowest.get_attribute("data-cell") == castles[seat], seat
+            page.css("#flip")[0].click()
+        page.play("G3-G5")
+        assert page.sync()["current"]["turn"] == "green"
+        browser.save_screenshot(str(screenshots / "gui-grand-cam.png"))
+        server.post("/api/position", {"position": GC_ENTRY})
+        page.sync()
+        page.play("G12-G13")
+        page.sync()
+        result = page.until(lambda: [r for r in page.css("#result") if r.is_displayed()],
+                            "the result")[0].text
+        assert result == "Final ranking of the teams: 1st: red+blue · 2nd: green+yellow"
+        assert "red and blue win" in page.css("#status")[0].text

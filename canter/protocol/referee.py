@@ -19,10 +19,12 @@ class RefereeError(Exception):
 
 
 def board_line(variant) -> str:
-    """`board <variant> <shape> seats ... castles <seat>:<cell>,... cells <cell>:<file>:<rank> ...`
+    """`board <variant> <shape> seats ... [teams <seat>,<seat> ...] castles <seat>:<cell>,...
+    cells <cell>:<file>:<rank> ...`
 
     The shape says how cells are drawn: `square` (centre at file, rank) or `hex` (flat-topped
-    hexagons; the ranks of neighbours on a file differ by two)."""
+    hexagons; the ranks of neighbours on a file differ by two). `teams` (team games only)
+    lists the partnerships, each as its seats joined by commas."""
     board = variant.board
     shape = "hex" if len(board.directions) == 6 else "square"
     seats = [seat.name for seat in variant.seats]
@@ -34,8 +36,12 @@ def board_line(variant) -> str:
     for cell in variant.cells:
         file, rank = board.coords[cell]
         cells.append(f"{variant.cell_name(cell)}:{file}:{rank}")
-    return " ".join(["board", variant.name, shape, "seats", *seats, "castles", *castles,
-                     "cells", *cells])
+    teams: list[str] = []
+    if variant.is_team_game:
+        teams = ["teams", *dict.fromkeys(
+            ",".join(seats[p] for p in variant.partners[s]) for s in range(len(seats)))]
+    return " ".join(["board", variant.name, shape, "seats", *seats, *teams, "castles",
+                     *castles, "cells", *cells])
 
 
 def pieces_line(pos) -> str:

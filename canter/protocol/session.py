@@ -27,6 +27,9 @@ HOLD_POLL = 0.05  # how often a held answer (infinite, ponder) rechecks its rele
 MAX_PERFT_DEPTH = 64
 
 
+SKIP = "--"  # a skipped seat in a move list (FAMILY-RULES R26); never a move
+
+
 class ProtocolError(Exception):
     """A command the session refuses; the message is meant for the client as is."""
 
@@ -285,6 +288,9 @@ class Session:
         from canter.engine import Position, PositionError, parse_move
 
         start = 0
+        # `--` marks a skipped seat (R26), so where the list stands in seat order matters:
+        # such a list is replayed from its start.
+        reuse = reuse and SKIP not in moves
         if (reuse and self._position is not None and base == self.base
                 and moves[: len(self.move_texts)] == self.move_texts):
             # The usual game loop resends the whole game; replay only what is new.
@@ -307,8 +313,20 @@ class Session:
                 raise ProtocolError(f"position rejected: {exc}") from None
             except ValueError as exc:
                 raise ProtocolError(f"position rejected: bad position string: {exc}") from None
+        # The seat last accounted for in seat order, by a move or by a `--`.
+        last = (pos.turn - 1) % pos.variant.nseats
         for index in range(start, len(moves)):
             text = moves[index]
+            if text == SKIP:
+                seat = (last + 1) % pos.variant.nseats
+                if pos.variant.nseats < 3 or seat == pos.turn or pos.outcome() is not None:
+                    name = pos.variant.seats[seat].name
+                    raise ProtocolError(f"position rejected: move {index + 1} (--): {name} "
+                                        "is not skipped here ('--' stands only for a seat "
+                                        "that is out or passes)")
+                last = seat
+                continue
+            last = pos.turn
             try:
                 move = parse_move(pos, text)
             except ValueError as exc:

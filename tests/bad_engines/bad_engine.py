@@ -195,7 +195,7 @@ class Bad:
                 out(f"id name {a.name}")
                 out("id author canter tests")
                 out("option name UCI_Variant type combo default camelot var camelot "
-                    "var tri-camelot")
+                    "var tri-camelot var grand-cam")
                 out("option name Hash type spin default 16 min 1 max 4096")
                 out("uciok")
             elif cmd == "isready":
@@ -211,11 +211,12 @@ class Bad:
                 low = text.lower()
                 if low.startswith("name uci_variant value "):
                     value = low.split()[-1]
-                    if value in ("camelot", "tri-camelot"):
+                    if value in ("camelot", "tri-camelot", "grand-cam"):
                         self.variant = value
                         self.pos = Position.start(get_variant(value))
                     else:
-                        self.error("option 'UCI_Variant' takes camelot or tri-camelot")
+                        self.error("option 'UCI_Variant' takes camelot, tri-camelot or "
+                                   "grand-cam")
                 elif low.startswith("name hash value "):
                     value = low.split()[-1]
                     if not value.isdigit() or not 1 <= int(value) <= 4096:

@@ -36,6 +36,14 @@ def seats_of(variant: str) -> int:
     return get_variant(variant).nseats
 
 
+def _team_of(variant: str) -> tuple[int, ...]:
+    """The team of each seat in a team game, else ()."""
+    from canter.engine import get_variant
+
+    v = get_variant(variant)
+    return v.team_of if v.is_team_game else ()
+
+
 
 def _fields(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
     """`key=value key=value` -> dict, converted by the types in `known`."""
@@ -91,7 +99,11 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--seed", type=int, default=1, show_default=True,
                      help="Seed of the random opening order (keep it to resume)."),
         click.option("--all-orders", is_flag=True,
-                     help="Three seats: play all six seat orders, not only the three rotations."),
+                     help="Three or four seats: play every seat order, not only the "
+                          "rotations."),
+        click.option("--teams", is_flag=True,
+                     help="Team games (grand-cam): each engine plays both seats of a team, "
+                          "two engines per game, each on either side."),
         click.option("--maxplies", type=click.IntRange(0), default=0, metavar="N",
                      help="Adjudicate a draw after N plies (0: off)."),
         click.option("--resign", default=None, metavar="'movecount=N score=CP [twosided=B]'",
@@ -161,6 +173,11 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
     variant = opts["variant"]
     seats = seats_of(variant)
+    team_of = _team_of(variant)
+    if opts["teams"] and not team_of:
+        raise click.UsageError(f"--teams is for team games (grand-cam), not {variant}")
+    # With --teams an encounter is two engines, one per team, expanded to the seats below.
+    group = 2 if opts["teams"] else seats
     each: list[Field] = []
     for text in opts["each"]:
         try:
@@ -195,7 +212,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         margin = spec.timemargin if spec.timemargin is not None else opts["timemargin"] / 1000
         players.append(Player(spec, control, margin))
 
-    encounters = encounters_for(len(players), seats)
+    encounters = encounters_for(len(players), group)
     per_block = len(arrangements(encounters[0], opts["all_orders"])) if encounters else 1
     per = " per encounter" if kind == "tournament" else ""
     if games is not None and rounds is not None and games != rounds * per_block:
@@ -222,6 +239,10 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         used = f"{book} ({len(openings)} opening{'s' if len(openings) != 1 else ''})"
     jobs = build_schedule(encounters, games, len(openings), opts["opening_order"],
                           opts["seed"], opts["all_orders"])
+    if opts["teams"]:
+        # (a, b) -> a in every seat of the first team, b in every seat of the second.
+        jobs = [dataclasses.replace(j, players=tuple(j.players[t] for t in team_of))
+                for j in jobs]
 
     adjudication = Adjudication(maxplies=opts["maxplies"])
     if opts["resign"]:
@@ -276,6 +297,8 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         "order": opts["opening_order"],
         "all_orders": opts["all_orders"],
     }
+    if opts["teams"]:
+        identity["teams"] = True
     if opts["opening_order"] == "random":
         identity["seed"] = opts["seed"]
     # Adjudication decides results and --event names every record, so a resume with other
@@ -361,7 +384,8 @@ def _check_cluster(address: str, players: list, settings: Any) -> None:
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
               help="Stop when the SPRT accepts H0 or H1 (two engines, two seats).")
 def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: Any) -> None:
-    """Play a match: two engines (Camelot) or three (Tri-Camelot).
+    """Play a match: two engines (Camelot), three (Tri-Camelot), four (Grand Cam), or two
+    playing a team each (Grand Cam with --teams).
 
     Example: canter match --engine "cmd=canter" --engine "cmd=./other name=other"
     --games 100 --tc 40/60+0.5 --concurrency 2 --pgn games.pgn
@@ -370,10 +394,12 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
     """
     from canter.adapters.arbiter.schedule import round_robin
 
-    seats = seats_of(opts["variant"])
+    seats = 2 if opts["teams"] else seats_of(opts["variant"])
     if len(opts["engines"]) != seats:
-        raise click.UsageError(f"a {opts['variant']} match needs {seats} --engine options, "
-                               f"not {len(opts['engines'])} (use 'canter tournament' for more)")
+        each = " (one per team with --teams)" if opts["teams"] else ""
+        raise click.UsageError(f"a {opts['variant']} match needs {seats} --engine options"
+                               f"{each}, not {len(opts['engines'])} (use 'canter tournament' "
+                               "for more)")
     _run("match", opts, round_robin, games, rounds, sprt_text)
 
 
@@ -392,9 +418,9 @@ def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
     """
     from canter.adapters.arbiter.schedule import gauntlet, round_robin
 
-    seats = seats_of(opts["variant"])
+    seats = 2 if opts["teams"] else seats_of(opts["variant"])
     n = len(opts["engines"])
-    need = seats + (1 if fmt == "gauntlet" and seats == 3 else 0)
+    need = seats + (1 if fmt == "gauntlet" and seats > 2 else 0)
     if n < max(seats, 2 if fmt == "round-robin" else need):
         raise click.UsageError(f"a {opts['variant']} {fmt} needs at least {need} --engine options")
 

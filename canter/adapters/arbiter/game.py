@@ -10,7 +10,8 @@ wrong ends the game as a loss for that seat, with a termination and a reason:
     stall           no `readyok` to `isready`, or no `bestmove` without any clock
     protocol error  malformed output, or the engine refused a position the rules accept
 
-In Tri-Camelot the faulting seat is ranked last and the other two share first place. The
+In Tri-Camelot the faulting seat is ranked last and the other two share first place; in a
+team game (Grand Cam) the faulting seat's team forfeits and the other team wins. The
 faulting engine is closed; its pool starts a fresh process for the next game.
 """
 
@@ -255,12 +256,22 @@ def play_game(
         return GameResult(number, record, ranking, termination, reason, fault,
                           len(record.moves), time.monotonic() - started, engine_time)
 
+    def losing(seat: int) -> list[list[int]]:
+        """The ranking when `seat` loses outside the rules: last, or with its team."""
+        if variant.is_team_game:
+            mine = list(variant.partners[seat])
+            return [[s for s in range(len(players)) if s not in mine], mine]
+        return [[s for s in range(len(players)) if s != seat], [seat]]
+
     def forfeit(fault: _Fault) -> GameResult:
         pool.discard(players[fault.seat])
         if abort is not None and abort.is_set():
             raise GameAborted
-        others = [s for s in range(len(players)) if s != fault.seat]
-        return end([others, [fault.seat]], fault.termination, fault.reason, fault.seat)
+        reason = fault.reason
+        if variant.is_team_game:
+            reason += f"; {' and '.join(seat_names[s] for s in variant.partners[fault.seat])}" \
+                      " forfeit"
+        return end(losing(fault.seat), fault.termination, reason, fault.seat)
 
     # start and ready every engine (a fault here loses before the first move)
     engines: list[Engine] = []
@@ -351,6 +362,8 @@ def play_game(
         verdict = _adjudicate(adj, scores, seat, len(moves), seat_names)
         if verdict is not None:
             ranking, reason = verdict
+            if variant.is_team_game and len(ranking) > 1:
+                ranking = losing(seat)  # a resignation is the team's
             return end(ranking, "adjudication", reason)
 
 

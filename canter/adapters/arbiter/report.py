@@ -48,6 +48,9 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
                   nseats: int) -> str:
     job = entry.job
     who = " vs ".join(names[p] for p in job.players)
+    if entry.sides is not None:
+        # Seats in turn order, then the teams: "a vs b vs c vs d (a+c vs b+d)".
+        who += f" ({' vs '.join(team_name(side, names) for side in entry.sides)})"
     result = "-".join(_points(p) for p in entry.points)
     head = f"[{tally.games:>{len(str(total))}}/{total}] game {job.number} {who}: {result}"
     if entry.termination != "normal":
@@ -59,7 +62,12 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
 
 def running_score(tally: Tally, names: list[str], nseats: int) -> str:
     """The score so far: W-L-D, score and Elo of a two-engine match, else points."""
-    if nseats == 2 and len(names) == 2:
+    if tally.team_of:
+        parts = []
+        for i, name in enumerate(names):
+            parts.append(f"{name} {tally.team_points(i)[1]:g}")
+        running = "team points " + ", ".join(parts)
+    elif nseats == 2 and len(names) == 2:
         w, d, lo = tally.score(0, 1)
         n = w + d + lo
         score = (w + 0.5 * d) / n if n else 0.5
@@ -122,6 +130,8 @@ def final_table(tally: Tally, names: list[str], nseats: int, total: int,
         lines += _match_two(tally, names, sprt_params)
     elif nseats == 2:
         lines += _tournament_two(tally, names)
+    elif tally.team_of:
+        lines += _teams(tally, names)
     else:
         lines += _three(tally, names)
     terms = tally.terminations()
@@ -198,6 +208,30 @@ def _wld(wdl: tuple[int, int, int]) -> tuple[int, int, int]:
     return w, lo, d
 
 
+def team_name(side: tuple[int, ...], names: list[str]) -> str:
+    """An engine playing both seats of a team is the team; two engines are `a+b`."""
+    return "+".join(names[p] for p in side)
+
+
+def _teams(tally: Tally, names: list[str]) -> list[str]:
+    """Team games: each pairing of teams as a two-sided match (W-L-D, score, Elo of the
+    first team), then each engine's points, a team's result counting for both its engines."""
+    out = ["Teams (W-L-D of the first team against the second):"]
+    for (a, b), (w, d, lo) in sorted(tally.team_scores().items()):
+        st = two_seat_stats(w, d, lo)
+        out.append(f"  {team_name(a, names)} vs {team_name(b, names)}: {w} - {lo} - {d} "
+                   f"[{st.score:.3f}] Elo {elo_text(st.elo.elo)} +/- {margin_text(st.elo)}, "
+                   f"{st.games} games")
+    width = max(len(n) for n in names)
+    out.append(f"{'Rank':>4} {'Name':<{width}} {'Games':>5} {'Points':>7} {'Score':>6}")
+    rows = sorted(range(len(names)), key=lambda i: -tally.team_points(i)[1])
+    for rank, i in enumerate(rows, start=1):
+        games, points = tally.team_points(i)
+        score = f"{points / games:.3f}" if games else "-"
+        out.append(f"{rank:>4} {names[i]:<{width}} {games:>5} {points:>7g} {score:>6}")
+    return out
+
+
 def _three(tally: Tally, names: list[str]) -> list[str]:
     stats = tally.multi()
     width = max(len(n) for n in names)
@@ -240,7 +274,19 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
         "stopped_by_sprt": stopped_by_sprt,
         "terminations": dict(tally.terminations()),
     }
-    if nseats == 2:
+    if tally.team_of:
+        teams = []
+        for (a, b), (w, d, lo) in sorted(tally.team_scores().items()):
+            st = two_seat_stats(w, d, lo)
+            teams.append({"teams": [[names[p] for p in a], [names[p] for p in b]],
+                          "wins": w, "draws": d, "losses": lo, "score": st.score,
+                          "elo": _num(st.elo.elo), "elo_margin": _num(st.elo.margin)})
+        data["teams"] = teams
+        data["standings"] = []
+        for i, name in enumerate(names):
+            games, points = tally.team_points(i)
+            data["standings"].append({"name": name, "games": games, "points": points})
+    elif nseats == 2:
         pairs = []
         for i in range(len(names)):
             for j in range(i + 1, len(names)):

@@ -317,16 +317,46 @@ class GameEntry:
     termination: str
     reason: str
     plies: int
+    # Team games: the two sides as sorted player indices (one engine playing both seats of
+    # a team is one index), and the first side's points: 1, 1/2 or 0.
+    sides: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    side_points: float = 0.0
+
+
+def _first_places(ranking: list[list[int]]) -> list[list[int]]:
+    """A ranking of players with each player kept at its best place only (one engine that
+    plays both seats of a team appears once)."""
+    seen: set[int] = set()
+    out = []
+    for group in ranking:
+        kept = [p for p in dict.fromkeys(group) if p not in seen]
+        seen.update(kept)
+        if kept:
+            out.append(kept)
+    return out
 
 
 @dataclass
 class Tally:
     names: list[str]
     entries: dict[int, GameEntry] = field(default_factory=dict)
+    team_of: tuple[int, ...] = ()  # team games: the team of each seat (variant data)
 
     def add(self, job: Job, record: GameRecord) -> GameEntry:
         seats_ranking = ranking_of(record)
         ranking = [[job.players[s] for s in group] for group in seats_ranking]
+        sides = None
+        side_points = 0.0
+        if self.team_of:
+            ranking = _first_places(ranking)
+            side_seats = [[s for s, t in enumerate(self.team_of) if t == team]
+                          for team in sorted(set(self.team_of))]
+            sides = tuple(tuple(sorted({job.players[s] for s in seats}))
+                          for seats in side_seats)
+            if len(seats_ranking) == 1:
+                side_points = 0.5
+            else:
+                side_points = 1.0 if seats_ranking[0][0] in side_seats[0] else 0.0
         entry = GameEntry(
             job,
             ranking,
@@ -334,9 +364,39 @@ class Tally:
             record.tags.get("Termination", "normal"),
             record.tags.get("Reason", ""),
             len(record.moves),
+            sides,  # type: ignore[arg-type]  # two teams: a pair
+            side_points,
         )
         self.entries[job.number] = entry
         return entry
+
+    def team_scores(self) -> dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]:
+        """Team games: W/D/L per pairing of teams (a team is its engines), from the first
+        team's side, the pair ordered by player indices."""
+        out: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+        for e in self.entries.values():
+            if e.sides is None:
+                continue
+            a, b = e.sides
+            points = e.side_points
+            if b < a:
+                a, b, points = b, a, 1.0 - points
+            wdl = out.setdefault((a, b), [0, 0, 0])
+            wdl[0 if points == 1.0 else 1 if points == 0.5 else 2] += 1
+        return out
+
+    def team_points(self, player: int) -> tuple[int, float]:
+        """Team games: (games, points) of one engine, a team's result counting once for
+        each engine in it (1 a win, 1/2 a draw)."""
+        games, points = 0, 0.0
+        for e in self.entries.values():
+            if e.sides is None:
+                continue
+            for i, side in enumerate(e.sides):
+                if player in side:
+                    games += 1
+                    points += e.side_points if i == 0 else 1.0 - e.side_points
+        return games, points
 
     @property
     def games(self) -> int:

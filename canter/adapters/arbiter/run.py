@@ -61,6 +61,7 @@ from canter.adapters.arbiter.stats import two_seat_stats
 from canter.adapters.client.engine import EngineDied, EngineError
 from canter.adapters.records.format import GameRecord
 from canter.adapters.text import count
+from canter.engine import get_variant
 
 CLEAR_LINE = "\x1b[2K"  # ANSI: erase the whole line (the cursor stays)
 
@@ -116,7 +117,8 @@ class Arbiter:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.names = [p.name for p in config.players]
-        self.tally = Tally(self.names)
+        variant = get_variant(config.settings.variant)
+        self.tally = Tally(self.names, team_of=variant.team_of if variant.is_team_game else ())
         self.abort = threading.Event()
         # Set by the command's signal handler. The KeyboardInterrupt it also raises can be
         # swallowed when it lands inside a finaliser ("Exception ignored in ..."); the main

@@ -144,6 +144,8 @@ class EngineStateError(EngineError):
 SEAT_CLOCK_KEYWORDS: dict[int, tuple[tuple[str, str], ...]] = {
     2: (("wtime", "winc"), ("btime", "binc")),
     3: (("bluetime", "blueinc"), ("redtime", "redinc"), ("greentime", "greeninc")),
+    4: (("redtime", "redinc"), ("greentime", "greeninc"), ("bluetime", "blueinc"),
+        ("yellowtime", "yellowinc")),
 }
 
 
@@ -155,9 +157,10 @@ def _ms(seconds: float) -> int:
 class Limit:
     """What a search is asked to do. Times are in seconds (sent as milliseconds).
 
-    `times`/`incs` hold each seat's clock in seat order (White, Black or Blue, Red, Green);
-    their length picks the keywords (see SEAT_CLOCK_KEYWORDS). Several limits may be given
-    together; the engine stops at the first reached."""
+    `times`/`incs` hold each seat's clock in seat order (White, Black; Blue, Red, Green;
+    or Red, Green, Blue, Yellow); their length picks the keywords (see
+    SEAT_CLOCK_KEYWORDS). Several limits may be given together; the engine stops at the
+    first reached."""
 
     depth: int | None = None
     nodes: int | None = None

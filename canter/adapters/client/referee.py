@@ -32,6 +32,8 @@ class BoardLayout:
     seats: tuple[str, ...]
     castles: dict[str, tuple[str, ...]]
     cells: tuple[Cell, ...]
+    # Team games: the partnerships, each a tuple of seats; () when every seat plays alone.
+    teams: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,8 @@ def _words(line: str, keyword: str) -> list[str]:
 
 
 def parse_board(line: str) -> BoardLayout:
-    """`board camelot square seats white black castles white:F1,G1 ... cells F1:5:1 ...`"""
+    """`board camelot square seats white black castles white:F1,G1 ... cells F1:5:1 ...`;
+    a team game adds `teams red,blue green,yellow` after the seats."""
     words = _words(line, "board")
     if len(words) < 3 or words[2] != "seats":
         raise LineError("expected 'board <variant> <shape> seats ...'")
@@ -59,6 +62,13 @@ def parse_board(line: str) -> BoardLayout:
     except ValueError:
         raise LineError("a board line needs 'castles' and 'cells'") from None
     seats = tuple(words[3:at_castles])
+    teams: tuple[tuple[str, ...], ...] = ()
+    if "teams" in seats:
+        at_teams = seats.index("teams")
+        teams = tuple(tuple(word.split(",")) for word in seats[at_teams + 1:])
+        seats = seats[:at_teams]
+        if sorted(s for team in teams for s in team) != sorted(seats):
+            raise LineError("the teams must hold every seat once")
     castles: dict[str, tuple[str, ...]] = {}
     for word in words[at_castles + 1:at_cells]:
         seat, _, cells = word.partition(":")
@@ -76,7 +86,7 @@ def parse_board(line: str) -> BoardLayout:
             raise LineError(f"bad cell '{word}' (expected NAME:FILE:RANK)") from None
     if not seats or not cells_out:
         raise LineError("a board needs seats and cells")
-    return BoardLayout(variant, shape, seats, castles, tuple(cells_out))
+    return BoardLayout(variant, shape, seats, castles, tuple(cells_out), teams)
 
 
 def parse_pieces(line: str) -> dict[str, Piece]:

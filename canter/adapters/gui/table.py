@@ -188,6 +188,7 @@ class Table:
                 "castles": {s: list(c) for s, c in layout.castles.items()},
                 "cells": [{"name": c.name, "file": c.file, "rank": c.rank}
                           for c in layout.cells],
+                "teams": [list(t) for t in layout.teams],
             }
         return self._boards[variant]
 
@@ -333,7 +334,9 @@ class Table:
         self.claimable = claimable
         if result is not None:
             ranking = self.referee.ranking() or []
-            winner = result.split(" ", 1)[0] if " wins" in result else None
+            # `red wins: ...`, or a team's `red and blue win: ...` (its first seat).
+            winner = result.split(" ", 1)[0] if " wins" in result or " win:" in result \
+                else None
             self.ending = Ending(result, winner, ranking)
         elif self.ending is not None and not self._table_ending:
             self.ending = None
@@ -407,10 +410,19 @@ class Table:
     def _lose(self, seat: Seat, reason: str) -> None:
         """The table ends the game against one seat (resignation, time): as the arbiter
         does for a forfeit, the others share first place and this seat is last."""
-        others = [s.name for s in self.seats if s.name != seat.name and not self._out(s.name)]
-        winner = others[0] if len(others) == 1 else None
-        text = f"{winner} wins: {reason}" if winner else f"game over: {reason}"
-        self.ending = Ending(text, winner, [others, [seat.name]])
+        teams = self._boards.get(self.variant, {}).get("teams") or []
+        team = next((t for t in teams if seat.name in t), None)
+        if team is not None:
+            # A team game: the seat's team loses, the other team wins.
+            others = [s.name for s in self.seats if s.name not in team]
+            text = f"{' and '.join(others)} win: {reason}"
+            self.ending = Ending(text, others[0], [others, list(team)])
+        else:
+            others = [s.name for s in self.seats
+                      if s.name != seat.name and not self._out(s.name)]
+            winner = others[0] if len(others) == 1 else None
+            text = f"{winner} wins: {reason}" if winner else f"game over: {reason}"
+            self.ending = Ending(text, winner, [others, [seat.name]])
         self._table_ending = True
         self.generation += 1
         self.thinking = None

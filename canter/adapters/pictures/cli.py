@@ -89,10 +89,13 @@ def _load_game(path: str, game_number: int):
               help="Write one SVG per ply: DIR/000.svg (start), DIR/001.svg, ...")
 @click.option("--html", "html_path", metavar="OUT",
               help="Write one self-contained HTML page stepping through the game.")
+@click.option("--view", "view_seat", metavar="SEAT",
+              help="SVG/HTML: turn a square board so that this seat's castle is at the "
+                   "bottom (e.g. blue in Grand Cam; default: rank 1 at the bottom).")
 @color_option("the text board")
 def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply: int | None,
          game_number: int, svg_path: str | None, svg_dir: str | None, html_path: str | None,
-         color: bool | None) -> None:
+         view_seat: str | None, color: bool | None) -> None:
     """Draw a position (a position string; no argument: the start of --variant) or a game
     (a game-record file) as a text board, or as SVG/HTML with --svg, --svg-dir, --html.
 
@@ -135,6 +138,18 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
             raise click.BadParameter(f"the game has {plies}; {ply} is outside "
                                      f"-{total}..{total}", param_hint="--ply")
     shown, last = frames[index]
+    view = None
+    if view_seat is not None:
+        v = start.variant
+        try:
+            view = v.seat_index(view_seat)
+        except KeyError:
+            seats = ", ".join(seat.name for seat in v.seats)
+            raise click.BadParameter(f"{view_seat!r} is not a seat of {v.name} ({seats})",
+                                     param_hint="--view") from None
+        if len(v.board.directions) == 6:
+            raise click.BadParameter("a hexagonal board turns only in the browser "
+                                     "(canter gui)", param_hint="--view")
     wrote = False
     if svg_dir:
         from canter.adapters.files import make_output_folder
@@ -145,17 +160,17 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
             raise click.ClickException(f"cannot make the folder {svg_dir}: "
                                        f"{exc.strerror or exc}") from None
         width = max(3, len(str(len(moves))))
-        for i, picture in enumerate(svg.game_svgs(start, moves)):
+        for i, picture in enumerate(svg.game_svgs(start, moves, view)):
             _write(os.path.join(svg_dir, f"{i:0{width}d}.svg"), picture)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)
         wrote = True
     if html_path:
         title = _title(tags, start) if is_game else f"canter: {start.variant.name}"
-        page = html.game_html(start, moves, title=title, tags=tags)
+        page = html.game_html(start, moves, title=title, tags=tags, view=view)
         _write(html_path, page)
         wrote = True
     if svg_path:
-        _write(svg_path, svg.board_svg(shown, last))
+        _write(svg_path, svg.board_svg(shown, last, view=view))
         wrote = True
     if not wrote:
         if color is None:

@@ -12,11 +12,11 @@ from canter.engine import Move, Position, format_move
 
 
 def game_html(start: Position, moves: Sequence[Move], title: str = "canter game",
-              tags: dict[str, str] | None = None) -> str:
+              tags: dict[str, str] | None = None, view: int | None = None) -> str:
     """A single HTML page (no outside files or scripts) stepping through the game: buttons,
     the arrow keys and a clickable move list."""
     v = start.variant
-    svgs = game_svgs(start, moves)
+    svgs = game_svgs(start, moves, view)
     texts = [format_move(v, m) for m in moves]
     frames = "\n".join(
         f'<div class="frame" id="ply-{i}"{"" if i == 0 else " hidden"}>{svg}</div>'

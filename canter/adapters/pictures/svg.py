@@ -26,6 +26,7 @@ SEAT_STYLE = {
     "blue": ("#2f6bd8", "#14336e", "#ffffff"),
     "red": ("#d23a32", "#6b1511", "#ffffff"),
     "green": ("#2f9a45", "#124a1f", "#ffffff"),
+    "yellow": ("#e2b814", "#6e5807", "#2b2b2b"),
 }
 LIGHT, DARK = "#eedcb3", "#d2b07a"
 HEX_TINTS = ("#eedcb3", "#e2c994", "#d6b57c")
@@ -52,7 +53,7 @@ def _mix(colour: str, other: str, t: float) -> str:
 class Geometry:
     """Where each cell of a variant is drawn, and the picture's size."""
 
-    def __init__(self, variant) -> None:
+    def __init__(self, variant, view: int | None = None) -> None:
         self.variant = variant
         board = variant.board
         self.hex = len(board.directions) == 6
@@ -70,14 +71,42 @@ class Geometry:
         # centre of file 0 / top rank
         self.x0 = MARGIN + half_w
         self.y0 = MARGIN + half_h
-        self.width = 2 * MARGIN + (self.nfiles - 1) * self.dx + 2 * half_w
-        self.height = 2 * MARGIN + (self.top_rank - min(board.ranks)) * self.dy + 2 * half_h
+        # Picture grid: columns (files) and rows (ranks, the top one first).
+        self.cols = self.nfiles
+        self.rows = self.top_rank - min(board.ranks) + 1
+        # Quarter turns (clockwise) that bring the `view` seat's castle to the bottom:
+        # square boards only (a hexagonal board turns by sixths, in the browser).
+        self.quarter = self._quarter(view) if view is not None and not self.hex else 0
+        cols, rows = (self.rows, self.cols) if self.quarter % 2 else (self.cols, self.rows)
+        self.width = 2 * MARGIN + (cols - 1) * self.dx + 2 * half_w
+        self.height = 2 * MARGIN + (rows - 1) * self.dy + 2 * half_h
         self.half_w, self.half_h = half_w, half_h
         self.piece_r = (0.36 * SQUARE) if not self.hex else (0.54 * HEX_R)
 
+    def _turn(self, c: float, t: float, k: int) -> tuple[float, float]:
+        """Column and row of picture point (c, t) after k clockwise quarter turns."""
+        w, h = self.cols, self.rows
+        for _ in range(k % 4):
+            c, t = h - 1 - t, c
+            w, h = h, w
+        return c, t
+
+    def _quarter(self, seat: int) -> int:
+        cells = self.variant.own_castle[seat]
+        c = sum(self.variant.board.coords[x][0] for x in cells) / len(cells)
+        t = sum(self.top_rank - self.variant.board.coords[x][1] for x in cells) / len(cells)
+        # The turn that puts the castle lowest in the picture (relative to its height).
+        return max(range(4), key=lambda k: self._turn(c, t, k)[1]
+                   / ((self.cols if k % 2 else self.rows) - 1 or 1))
+
+    def point(self, c: float, t: float) -> tuple[float, float]:
+        """Where picture point (column c, row t from the top, before turning) is drawn."""
+        c, t = self._turn(c, t, self.quarter)
+        return self.x0 + c * self.dx, self.y0 + t * self.dy
+
     def centre(self, cell: int) -> tuple[float, float]:
         f, r = self.variant.board.coords[cell]
-        return self.x0 + f * self.dx, self.y0 + (self.top_rank - r) * self.dy
+        return self.point(f, self.top_rank - r)
 
     def outline(self, cell: int) -> str:
         """Points of the cell's polygon (hexagon) or None for squares."""
@@ -101,10 +130,13 @@ def board_svg(
     last_move: Move | None = None,
     title: str | None = None,
     status: bool = True,
+    view: int | None = None,
 ) -> str:
     """One SVG document of `pos`; `last_move` (already played) is drawn as an arrow along its
-    route with its captured cells crossed out."""
-    g = Geometry(pos.variant)
+    route with its captured cells crossed out. `view`: the seat whose castle is drawn at the
+    bottom (square boards turn by quarters; default: as the board is written, rank 1 at the
+    bottom)."""
+    g = Geometry(pos.variant, view)
     footer = 26.0 if status else 0.0
     width, height = g.width, g.height + footer
     out: list[str] = [
@@ -212,15 +244,20 @@ def _coordinates(g: Geometry) -> list[str]:
     board = v.board
     out = ['<g class="coordinates" font-size="13" fill="#5a4a2f" text-anchor="middle" '
            'dominant-baseline="middle">']
+    # Labels sit half a margin beyond the outer cells, on every side; a turned board
+    # carries them round with it (files then run down the sides).
+    beyond_t = (MARGIN / 2 + g.half_h) / g.dy
+    beyond_c = (MARGIN / 2 + g.half_w) / g.dx
+    files_small = ' font-size="11"' if g.quarter % 2 else ""
+    ranks_small = "" if g.quarter % 2 else ' font-size="11"'
     for f, letter in enumerate(board.files):
-        x = g.x0 + f * g.dx
-        out.append(f'<text x="{_fmt(x)}" y="{_fmt(MARGIN / 2)}">{letter}</text>')
-        out.append(f'<text x="{_fmt(x)}" y="{_fmt(g.height - MARGIN / 2)}">{letter}</text>')
+        for t in (-beyond_t, g.rows - 1 + beyond_t):
+            x, y = g.point(f, t)
+            out.append(f'<text x="{_fmt(x)}" y="{_fmt(y)}"{files_small}>{letter}</text>')
     for rank in board.ranks:
-        y = g.y0 + (g.top_rank - rank) * g.dy
-        first, last = MARGIN / 2, g.width - MARGIN / 2
-        out.append(f'<text x="{_fmt(first)}" y="{_fmt(y)}" font-size="11">{rank}</text>')
-        out.append(f'<text x="{_fmt(last)}" y="{_fmt(y)}" font-size="11">{rank}</text>')
+        for c in (-beyond_c, g.cols - 1 + beyond_c):
+            x, y = g.point(c, g.top_rank - rank)
+            out.append(f'<text x="{_fmt(x)}" y="{_fmt(y)}"{ranks_small}>{rank}</text>')
     out.append("</g>")
     return out
 
@@ -302,11 +339,11 @@ def game_frames(start: Position, moves: Sequence[Move]) -> list[tuple[Position, 
     return frames
 
 
-def game_svgs(start: Position, moves: Sequence[Move]) -> list[str]:
+def game_svgs(start: Position, moves: Sequence[Move], view: int | None = None) -> list[str]:
     """One SVG per ply: index 0 is the start, index k the position after move k."""
     v = start.variant
     out = []
     for ply, (pos, move) in enumerate(game_frames(start, moves)):
         title = "start" if move is None else f"{ply}. {format_move(v, move)}"
-        out.append(board_svg(pos, move, title=title))
+        out.append(board_svg(pos, move, title=title, view=view))
     return out

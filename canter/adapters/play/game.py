@@ -275,6 +275,15 @@ class TerminalGame:
 
         v = self.variant
         loser = v.seats[seat].name
+        if v.is_team_game:
+            # The seat's team forfeits; the other team shares the point.
+            winners = [s for s in range(v.nseats) if s not in v.partners[seat]]
+            names = " and ".join(v.seats[s].name for s in winners)
+            share = Fraction(1, len(winners))
+            self.end(f"{names} win: {loser}{what}",
+                     result_token([share if s in winners else 0 for s in range(v.nseats)]),
+                     termination)
+            return
         if v.nseats == 2:
             text = f"{v.seats[1 - seat].name} wins: {loser}{what}"
         else:

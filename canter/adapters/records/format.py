@@ -51,6 +51,7 @@ VARIANT_TAGS = {
     "cam": "Cam",
     "camette": "Camette",
     "chivalry": "Chivalry",
+    "grand-cam": "Grand Cam",
 }
 SEAT_TAGS = {
     "camelot": ("White", "Black"),
@@ -58,7 +59,12 @@ SEAT_TAGS = {
     "cam": ("White", "Black"),
     "camette": ("White", "Black"),
     "chivalry": ("White", "Black"),
+    "grand-cam": ("Red", "Green", "Blue", "Yellow"),
 }
+
+# Team games: the partnerships, first team first (the seats of the first team have the odd
+# points of the result token: Red and Blue are seats 1 and 3).
+TEAM_TAGS = {"grand-cam": "Red+Blue v Green+Yellow"}
 
 # Tags written first, in this order (the "seven tag roster" of PGN, adapted); the seat
 # tags take the place of White/Black.
@@ -225,6 +231,8 @@ class GameRecord:
         for seat, player in zip(seats, players, strict=True):
             tags[seat] = player
         tags["Result"] = UNFINISHED
+        if key in TEAM_TAGS:
+            tags["Teams"] = TEAM_TAGS[key]
         if time_control is not None:
             tags["TimeControl"] = time_control
         if position is not None:
@@ -242,7 +250,8 @@ class GameRecord:
     @property
     def variant(self) -> str:
         """canter variant name from the Variant tag (default camelot, as PGN's standard)."""
-        value = self.tags.get("Variant", "Camelot").strip().lower()
+        # The tag is the game's title ("Grand Cam"); the name joins words with '-'.
+        value = "-".join(self.tags.get("Variant", "Camelot").strip().lower().split())
         if value not in SEAT_TAGS:
             raise ValueError(f"unknown Variant {self.tags.get('Variant')!r}")
         return value
@@ -367,7 +376,21 @@ def write_game(game: GameRecord, width: int = 80) -> str:
         nseats = 2
     seat = _first_seat(game, nseats)
     number = _first_number(game, nseats)
+    movers = _team_game_movers(game)
     for i, move in enumerate(game.moves):
+        if movers is not None:
+            # Team games (FAMILY-RULES §10): a round is Red, Green, Blue, Yellow; a seat
+            # that is out or passes is simply missing, and the next round starts at the
+            # first seat to move that does not come later in the order.
+            if i and movers[i] <= movers[i - 1]:
+                number += 1
+            if i == 0 or movers[i] <= movers[i - 1]:
+                words.append(f"{number}." if movers[i] == 0 or i else f"{number}...")
+            words.append(move)
+            comment = game.comments[i] if i < len(game.comments) else None
+            if comment is not None:
+                words.append("{" + comment.render() + "}")
+            continue
         if i == 0:
             words.append(f"{number}." if seat == 0 else f"{number}...")
         elif seat == 0:
@@ -392,6 +415,29 @@ def write_game(game: GameRecord, width: int = 80) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def _team_game_movers(game: GameRecord) -> list[int] | None:
+    """The seat that made each move of a team game, by replaying it with the rules; None
+    for other games or a record that does not replay."""
+    try:
+        key = game.variant
+    except ValueError:
+        return None
+    if key not in TEAM_TAGS:
+        return None
+    from canter.engine import Position, parse_move
+
+    try:
+        pos = (Position.from_string(game.start_position) if game.start_position
+               else Position.start(key))
+        movers = []
+        for text in game.moves:
+            movers.append(pos.turn)
+            pos.push(parse_move(pos, text))
+    except ValueError:
+        return None
+    return movers
+
+
 def _first_seat(game: GameRecord, nseats: int) -> int:
     # Seat to move at the start: from the position string's turn field when set up.
     position = game.start_position
@@ -400,7 +446,7 @@ def _first_seat(game: GameRecord, nseats: int) -> int:
     fields = position.split()
     if len(fields) >= 3:
         letter = fields[2].lower()
-        order = "wb" if nseats == 2 else "brg"
+        order = {2: "wb", 3: "brg", 4: "rgby"}.get(nseats, "")
         if letter in order:
             return order.index(letter)
     return 0
@@ -555,6 +601,10 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 word = word[m.end() :]
                 if not word:
                     continue
+            if word == "--":
+                # A four-column display's mark of a skipped seat (FAMILY-RULES R26): it is
+                # no move; replaying the record checks that the moves themselves are legal.
+                continue
             if _RESULT_RE.match(word):
                 _finish(game, word, tok.line)
                 yield game

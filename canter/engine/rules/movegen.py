@@ -20,7 +20,8 @@ class SeatView:
     """The masks one seat's move generation needs, computed once per call."""
 
     __slots__ = (
-        "seat", "own", "enemy", "empty", "target", "step_ok", "jump_ok", "active", "knights"
+        "seat", "own", "friend", "enemy", "empty", "target", "step_ok", "jump_ok", "active",
+        "knights"
     )
 
     def __init__(self, pos: Position, seat: int) -> None:
@@ -31,7 +32,9 @@ class SeatView:
             allocc |= bits
         self.seat = seat
         self.own = own
-        self.enemy = allocc & ~own
+        # Ruling R13: canter over any friendly piece (own or a partner's); jump only enemies.
+        self.friend = friendly(pos, seat)
+        self.enemy = allocc & ~self.friend
         self.empty = v.board.mask & ~allocc
         self.target = v.target_bits[seat]
         forbidden = v.forbidden_bits[seat]
@@ -41,6 +44,17 @@ class SeatView:
         # A piece in its target castle never leaves it (only Castle Moves, handled apart).
         self.active = own & ~self.target
         self.knights = pos.kn[seat]
+
+
+def friendly(pos: Position, seat: int) -> int:
+    """The pieces of `seat` and of its partners (just its own outside team games)."""
+    partners = pos.variant.partners[seat]
+    if len(partners) == 1:
+        return pos.occ[seat]
+    bits = 0
+    for s in partners:
+        bits |= pos.occ[s]
+    return bits
 
 
 def can_jump(board, pieces: int, enemy: int, jump_ok: int) -> bool:
@@ -116,7 +130,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list
     _chains(leaps, p, enemy, free_jump, target, 0, (p,), found)
     knight = sv.knights & pb
     if knight or not must_capture:
-        over_ok = sv.own & ~pb
+        over_ok = sv.friend & ~pb
         land_ok = sv.step_ok | pb
         tree = _canter_tree(leaps, p, over_ok, land_ok, target)
         offering = 0
@@ -213,7 +227,8 @@ def count_moves(pos: Position) -> int:
     if can_jump(board, active, enemy, jump_ok):
         return len(generate(pos, seat))
     n = len(castle_moves(pos, sv)) if sv.own & sv.target else 0
-    own, target = sv.own, sv.target
+    # `own` here is what a canter leg may pass over: the seat's and its partners' pieces.
+    own, target = sv.friend, sv.target
     # Plain steps: one shift per direction counts every (piece, direction) pair at once.
     # `leapable`: cells with a canter leg (over an own piece to a free cell) from them.
     leapable = 0
@@ -292,10 +307,11 @@ def has_move(pos: Position, seat: int) -> bool:
     v = pos.variant
     board = v.board
     own = pos.occ[seat]
+    friend = friendly(pos, seat)
     allocc = 0
     for bits in pos.occ:
         allocc |= bits
-    enemy = allocc & ~own
+    enemy = allocc & ~friend
     empty = board.mask & ~allocc
     forbidden = v.forbidden_bits[seat]
     step_ok = empty & ~v.own_bits[seat] & ~forbidden
@@ -305,9 +321,9 @@ def has_move(pos: Position, seat: int) -> bool:
     for o in board.up_shifts:
         if (active << o) & step_ok or (active >> o) & step_ok:
             return True
-        if ((((active << o) & enemy) << o) & jump_ok or (((active << o) & own) << o) & step_ok
+        if ((((active << o) & enemy) << o) & jump_ok or (((active << o) & friend) << o) & step_ok
                 or (((active >> o) & enemy) >> o) & jump_ok
-                or (((active >> o) & own) >> o) & step_ok):
+                or (((active >> o) & friend) >> o) & step_ok):
             return True
     if own & target and pos.castle_moves[seat] < v.castle_move_limit:
         return bool(castle_moves(pos, SeatView(pos, seat)))

@@ -191,7 +191,8 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
     if "x" in seps and "-" in seps and kind != "knight":
         raise IllegalMoveError(shown, "only a Knight may canter and then jump (a Knight's "
                                "Charge)")
-    own = pos.occ[seat]
+    # Canters pass over friendly pieces (a partner's too, Ruling R13); jumps take the rest.
+    own = movegen.friendly(pos, seat)
     allocc = 0
     for bits in pos.occ:
         allocc |= bits
@@ -205,8 +206,10 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
         leg = f"{names[cur]}{sep}{names[nxt]}"
         free = (board.mask & ~allocc) | sb | captured  # the start is vacated at once
         if (v.forbidden_bits[seat] >> nxt) & 1:
-            raise IllegalMoveError(shown, f"{names[nxt]} is the castle of the opponent on the "
-                                   "right, which may never be entered")
+            what = ("a side castle" if v.teams else
+                    "the castle of the opponent on the right")
+            raise IllegalMoveError(shown, f"{names[nxt]} is {what}, which may never be "
+                                   "entered")
         if not (free >> nxt) & 1:
             raise IllegalMoveError(shown, f"{names[nxt]} is occupied")
         over = _between(board, cur, nxt)
@@ -231,6 +234,9 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
                 raise IllegalMoveError(shown, f"{leg} is not a leap over one cell")
             enemy = allocc & ~own & ~captured
             if not (enemy >> over) & 1:
+                if v.teams and (own & ~pos.occ[seat]) >> over & 1:
+                    raise IllegalMoveError(shown, f"{leg}: {names[over]} holds a partner's "
+                                           "piece, which is never jumped")
                 raise IllegalMoveError(shown, f"{leg}: there is no enemy piece on "
                                        f"{names[over]} to jump")
             captured |= 1 << over

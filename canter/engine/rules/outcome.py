@@ -11,11 +11,20 @@ class Outcome:
     reason: str
     ranking: tuple[tuple[int, ...], ...]  # best first; seats sharing a rank share a tuple
     seat_names: tuple[str, ...] = ()
+    # Team games: every seat of the winning team (a win for either partner is the team's);
+    # empty otherwise.
+    winners: tuple[int, ...] = ()
 
     def text(self) -> str:
         if self.winner is None:
             return f"draw: {self.reason}"
+        if len(self.winners) > 1:
+            return f"{' and '.join(self.seat_names[s] for s in self.winners)} win: {self.reason}"
         return f"{self.seat_names[self.winner]} wins: {self.reason}"
+
+    def wins_for(self, seat: int) -> bool:
+        """Did `seat` win (alone, or as one of the winning team)?"""
+        return seat in self.winners if self.winners else seat == self.winner
 
     def __str__(self) -> str:
         return self.text()
@@ -41,3 +50,15 @@ def ranking_for(
         if s != winner:
             ranks.append((s,))
     return tuple(ranks)
+
+
+def team_ranking(
+    teams: tuple[int, ...], winner: int | None
+) -> tuple[tuple[int, ...], ...]:
+    """A team game ranks teams, not seats: the winner's team first, then the other; a draw
+    ties every seat (Ruling R18: partners share the result whoever was eliminated)."""
+    seats = range(len(teams))
+    if winner is None:
+        return (tuple(seats),)
+    mine = tuple(s for s in seats if teams[s] == teams[winner])
+    return (mine, tuple(s for s in seats if teams[s] != teams[winner]))

@@ -7,7 +7,7 @@ import random
 from canter.engine.rules import movegen
 from canter.engine.rules.board import cells_of
 from canter.engine.rules.move import Move
-from canter.engine.rules.outcome import Outcome, ranking_for
+from canter.engine.rules.outcome import Outcome, ranking_for, team_ranking
 from canter.engine.rules.posstring import format_position, parse_position
 from canter.engine.rules.variant import KNIGHT, NUMBER_WORDS, Rules, Variant, get_variant
 
@@ -53,8 +53,9 @@ class Position:
 
     def __init__(self, variant: Variant, rules: Rules | None = None) -> None:
         """An empty board, White/Blue to move; see `start` and `from_string`."""
-        self.variant = variant
         self.rules = rules or variant.default_rules
+        # A rules option may change which castles a seat may enter (side_castles).
+        self.variant = variant = variant.under(self.rules)
         self.cells = [EMPTY] * variant.board.size
         n = variant.nseats
         self.occ = [0] * n
@@ -276,7 +277,10 @@ class Position:
             # No piece left the board and none entered the target castle, so no ending of
             # pieces can have come about: only the turn moves on.
             self._advance_turn(s)
-            self._ended = self._pass_stuck_seats(True) if v.nseats > 2 else None
+            if v.teams:
+                self._ended = self._team_turn()
+            else:
+                self._ended = self._pass_stuck_seats(True) if v.nseats > 2 else None
         self._hashes.append(self.hash)
 
     def pop(self) -> Move:
@@ -312,6 +316,8 @@ class Position:
         """Endings that need no search of the moves (RULES.md §1 End 1-3, §2 End 1-3).
         Also passes the turn on (`mover` is the seat that just moved, None after set-up)."""
         v = self.variant
+        if v.teams:
+            return self._team_ending(mover)
         n = v.nseats
         names = tuple(s.name for s in v.seats)
         before = len(self.eliminated)
@@ -357,6 +363,69 @@ class Position:
         if n > 2:
             return self._pass_stuck_seats(mover is not None)
         return None
+
+    def _team_outcome(self, winner: int | None, reason: str) -> Outcome:
+        v = self.variant
+        names = tuple(s.name for s in v.seats)
+        winners = v.partners[winner] if winner is not None else ()
+        return Outcome(winner, reason, team_ranking(v.team_of, winner), names, winners)
+
+    def _team_ending(self, mover: int | None) -> Outcome | None:
+        """Team games (FAMILY-RULES §6), checked in the law's order: castle entry, both
+        opponents gone, then the turn passes on past eliminated and stuck seats (where a
+        blockade is found). `mover` is the seat that just moved, None after a set-up."""
+        v = self.variant
+        self._eliminate_empty()
+        for s in range(v.nseats) if mover is None else (mover,):
+            if (self.occ[s] & v.target_bits[s]).bit_count() >= v.target_pieces:
+                if mover is not None:
+                    self._advance_turn(mover)
+                return self._team_outcome(s, f"{v.seats[s].name} entered "
+                                          f"{v.castle_text(v.target_castle[s])}")
+        # Ruling R18: a team whose opponents all have no pieces wins, whatever it has left.
+        teams = sorted(set(v.team_of)) if mover is None else [v.team_of[mover]]
+        for team in teams:
+            foes = [s for s in range(v.nseats) if v.team_of[s] != team]
+            mine = [s for s in range(v.nseats) if v.team_of[s] == team]
+            if all(s in self.eliminated for s in foes):
+                if mover is not None:
+                    self._advance_turn(mover)
+                if all(s in self.eliminated for s in mine):
+                    return self._team_outcome(None, "no pieces left")
+                first = mover if mover is not None else mine[0]
+                gone = " and ".join(v.seats[s].name for s in foes)
+                return self._team_outcome(first, f"{gone} have no pieces left")
+        if mover is not None:
+            self._advance_turn(mover)
+        return self._team_turn()
+
+    def _team_turn(self) -> Outcome | None:
+        """The turn goes to the next seat in play that can move (passes are automatic,
+        §12a). Ruling R17 (no_move="lose"): a seat without a move passes when a partner in
+        play has one, otherwise its team is blockaded and loses. no_move="pass": every stuck
+        seat passes; the game is drawn when no seat can move."""
+        v = self.variant
+        n = v.nseats
+        k = self._keys
+        for _ in range(n):
+            t = self.turn
+            if t not in self.eliminated:
+                if movegen.has_move(self, t):
+                    return None
+                if self.rules.no_move == "lose" and not any(
+                    p != t and p not in self.eliminated and movegen.has_move(self, p)
+                    for p in v.partners[t]
+                ):
+                    foes = [s for s in range(n) if v.team_of[s] != v.team_of[t]
+                            and s not in self.eliminated]
+                    team = " and ".join(v.seats[s].name for s in v.partners[t]
+                                        if s not in self.eliminated)
+                    return self._team_outcome(foes[0] if foes else None,
+                                              f"{team} blockaded")
+            h = self.hash ^ k.turn[t]
+            self.turn = (t + 1) % n
+            self.hash = h ^ k.turn[self.turn]
+        return self._team_outcome(None, "no seat can move")
 
     def _pass_stuck_seats(self, undoable: bool) -> Outcome | None:
         """Three seats: the turn goes to the next seat in play that can move. One that

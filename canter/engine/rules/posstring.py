@@ -82,6 +82,8 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
         )
     _, placement, turn, castle_moves, duties, eliminated, quiet, ply = parts
     pos = new_position(variant)
+    # The game as the position's rules play it (side_castles may open castles).
+    variant = pos.variant
     board = variant.board
     letters = {}
     for i, seat in enumerate(variant.seats):
@@ -140,7 +142,10 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             seat = variant.castle_owner.get(cell)
             if seat is None:
                 raise PositionError("duties", f"{name} is not a castle cell")
-            if pos.piece_at(cell) is None or pos.piece_at(cell)[0] != seat:
+            piece = pos.piece_at(cell)
+            if piece is not None and (variant.own_bits[piece[0]] >> cell) & 1:
+                seat = piece[0]  # a team game's side castle entered as one's own
+            if piece is None or piece[0] != seat:
                 raise PositionError("duties", f"no {variant.seats[seat].name} piece on {name} "
                                     "to leave its castle")
             if pos.duty[seat] >= 0:

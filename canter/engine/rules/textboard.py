@@ -27,9 +27,10 @@ SEAT_COLOURS = {
     "blue": "1;94",
     "red": "1;91",
     "green": "1;92",
+    "yellow": "1;93",
 }
 _DIM = "2"
-_CAPTURED = "1;33"
+_CAPTURED = "1;35"  # magenta: yellow is a seat colour
 _LAST = "7"  # reverse video for the moved piece
 
 
@@ -111,6 +112,12 @@ def _key_lines(pos: Position, last_move: Move | None) -> list[str]:
         for i, s in enumerate(v.seats)
     )
     lines = [f"pieces: {seats} (man/knight)", f"castles [ ]: {castles}"]
+    if v.teams:
+        teams = " against ".join(dict.fromkeys(v.team_name(s) for s in range(v.nseats)))
+        targets = "  ".join(
+            f"{s.name} " + "+".join(sorted(v.cell_name(c) for c in v.target_castle[i]))
+            for i, s in enumerate(v.seats))
+        lines.append(f"teams: {teams}; targets: {targets}")
     status = []
     if last_move is not None:
         status.append(f"last move: {format_move(v, last_move)}")

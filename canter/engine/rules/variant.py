@@ -36,8 +36,13 @@ class Rules:
     # Parker's 1887 endings (Chivalry's original rules): a seat reduced to one piece loses
     # when the other seat keeps two or more. Two-seat games only; off everywhere by default.
     parker_1887: bool = False
+    # Team games: may a seat enter the side castles (its partner's and the non-opposite
+    # opponent's)? "closed" (never, by any move or leg) or "own" (like its own castle:
+    # only by a jump, which then goes on out or leaves next turn).
+    side_castles: str = "closed"
 
-    CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass")}
+    CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass"),
+               "side_castles": ("closed", "own")}
 
     @classmethod
     def for_variant(cls, variant: Variant) -> Rules:
@@ -84,6 +89,8 @@ class Variant:
     bare_max_pieces: int  # every seat down to at most this many pieces: draw (0 = never)
     entry_resets_quiet: bool  # does a castle entry reset the quiet-move counter
     default_rules: Rules = field(default_factory=Rules)
+    # Team games: the team of each seat (partners share a number); empty = every seat alone.
+    teams: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         masks = {
@@ -98,6 +105,35 @@ class Variant:
             for c in cells:
                 owner[c] = seat
         object.__setattr__(self, "castle_owner", owner)
+        team = self.teams or tuple(range(len(self.seats)))
+        object.__setattr__(self, "team_of", team)
+        object.__setattr__(self, "partners", tuple(
+            tuple(o for o in range(len(self.seats)) if team[o] == team[s])
+            for s in range(len(self.seats))))
+        object.__setattr__(self, "_under", {})
+
+    @property
+    def is_team_game(self) -> bool:
+        return bool(self.teams)
+
+    def team_name(self, seat: int) -> str:
+        """`red+blue`: the seats of `seat`'s team in turn order."""
+        return "+".join(self.seats[s].name for s in self.partners[seat])
+
+    def under(self, rules: Rules) -> Variant:
+        """This game as `rules` plays it: with side_castles="own" a team game treats each
+        seat's side castles as its own castle (the same object otherwise)."""
+        if not self.teams or rules.side_castles == "closed":
+            return self
+        got = self._under.get(rules.side_castles)
+        if got is None:
+            got = replace(self)
+            own = tuple(a | b for a, b in zip(self.own_bits, self.forbidden_bits, strict=True))
+            object.__setattr__(got, "own_bits", own)
+            object.__setattr__(got, "forbidden_bits", tuple(0 for _ in self.seats))
+            object.__setattr__(got, "_under", self._under)
+            self._under[rules.side_castles] = got
+        return got
 
     # Convenience wrappers over the board, so callers rarely need `variant.board`.
     @property
@@ -328,12 +364,50 @@ def _tri_camelot() -> Variant:
     )
 
 
+def _grand_cam() -> Variant:
+    """Grand Cam (FAMILY-RULES §6): four seats in two teams on a 93-cell cross. Seat order
+    is the turn order Red, Green, Blue, Yellow, so the teams alternate and team = seat % 2.
+    Rank 3 is D3-J3 (Ruling R2: the printed K3 is a misprint); Red's Men and Blue's set-up
+    are the quarter-turn images of the printed ones (Ruling R12)."""
+    ranks = 13
+    spans = _mirrored({1: "G", 2: "FH", 3: "DJ", 4: "CK", 5: "CK", 6: "BL"}, ranks)
+    spans[7] = "AM"
+    board = _spans_board("ABCDEFGHIJKLM", spans, ranks)
+    c = board.cell
+    # Castles in seat order: Red G1, Green G13, Blue A7, Yellow M7.
+    castles = [frozenset({c(name)}) for name in ("G1", "G13", "A7", "M7")]
+    return Variant(
+        name="grand-cam",
+        board=board,
+        seats=(Seat("red", "r"), Seat("green", "g"), Seat("blue", "b"), Seat("yellow", "y")),
+        own_castle=tuple(castles),
+        # Ruling R15: the target is the castle of the seat opposite (Red<->Green,
+        # Blue<->Yellow), i.e. seat ^ 1; the other two castles are side castles (R14).
+        target_castle=tuple(castles[s ^ 1] for s in range(4)),
+        forbidden_castle=tuple(castles[s ^ 2] | castles[s ^ 3] for s in range(4)),
+        start=_start(board, (
+            (0, "F2 H2", "G2 F3 G3 H3 G4"),
+            (1, "F12 H12", "G12 F11 G11 H11 G10"),
+            (2, "B6 B8", "D7 C6 C7 C8 B7"),
+            (3, "L6 L8", "J7 K6 K7 K8 L7"),
+        )),
+        target_pieces=1,
+        castle_move_limit=0,
+        win_min_pieces=1,  # Ruling R18: taking both opponents wins whatever is left
+        bare_max_pieces=0,
+        entry_resets_quiet=True,  # an entry ends the game anyway
+        default_rules=Rules(repetition="auto", quiet_limit=200, no_move="lose"),
+        teams=(0, 1, 0, 1),
+    )
+
+
 _VARIANTS = {
     "camelot": _camelot,
     "tri-camelot": _tri_camelot,
     "cam": _cam,
     "camette": _camette,
     "chivalry": _chivalry,
+    "grand-cam": _grand_cam,
 }
 _CACHE: dict[str, Variant] = {}
 VARIANT_NAMES = tuple(_VARIANTS)

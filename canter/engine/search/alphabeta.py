@@ -131,8 +131,8 @@ class Search:
     # ---- scores --------------------------------------------------------------------
     def _sign(self, seat: int) -> int:
         """+1 if `seat` plays for the root's side, else -1."""
-        if self.nseats == 2:
-            return 1 if seat == self.root else -1
+        if self.teams:
+            return 1 if self.team_of[seat] == self.team_of[self.root] else -1
         return 1 if seat == self.root else -1
 
     def _terminal(self, pos: Position, ply: int) -> int | None:
@@ -141,9 +141,10 @@ class Search:
         if ended is not None:
             if ended.winner is None:
                 return 0
-            value = WIN - ply if ended.winner == self.root else -(WIN - ply)
+            value = WIN - ply if ended.wins_for(self.root) else -(WIN - ply)
             return value * self._sign(pos.turn)
-        if self.nseats > 2 and self.root in pos.eliminated:
+        # Three seats: the root seat out is lost for it. A team plays on with one partner.
+        if self.three and self.root in pos.eliminated:
             return -(WIN - ply) * self._sign(pos.turn)
         return None
 
@@ -443,7 +444,14 @@ class Search:
         self.pos = pos = pos.copy()  # the searcher pushes and pops on its own copy
         self.ev = self.evaluator(pos)
         self.nseats = pos.variant.nseats
-        self.three = self.nseats > 2
+        # A team game is searched as two sides taking turns: the value is always for the
+        # side to move's team and is negated only when the team to move changes (an
+        # eliminated or passing seat can give one team two turns in a row). Paranoid
+        # search's coalition machinery (likeliest opponent moves, threats, BRS) is for
+        # three seats playing each for itself.
+        self.teams = pos.variant.is_team_game
+        self.team_of = pos.variant.team_of
+        self.three = self.nseats > 2 and not self.teams
         self.root = pos.turn
         self.nodes = 0
         self.seldepth = 0
@@ -529,7 +537,7 @@ class Search:
             pos.pop()
             if ended is not None:
                 value = 0 if ended.winner is None else \
-                    WIN - 1 if ended.winner == self.root else -(WIN - 1)
+                    WIN - 1 if ended.wins_for(self.root) else -(WIN - 1)
                 score_win = win_in(value, self.cycle)
                 score_cp = None if score_win is not None else value
             info = SearchInfo(depth=1, seldepth=1, score_cp=score_cp, score_win=score_win,

@@ -36,6 +36,7 @@ BENCH_LINES: tuple[tuple[str, list[str] | int], ...] = (
     ("cam", 8),
     ("camette", 4),
     ("chivalry", 14),
+    ("grand-cam", 8),  # a team game: 4,272 nodes, about 0.1 s
 )
 
 

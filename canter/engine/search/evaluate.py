@@ -47,7 +47,9 @@ DEFAULT_WEIGHTS = Weights()
 
 
 def weights_for(variant: Variant) -> Weights:
-    return TRI_WEIGHTS if variant.nseats > 2 else DEFAULT_WEIGHTS
+    # A team game is two sides taking turns (one entry wins, as in Cam): the two-seat
+    # weights, with each side's terms summed over its partners.
+    return TRI_WEIGHTS if variant.nseats > 2 and not variant.teams else DEFAULT_WEIGHTS
 
 
 def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
@@ -103,7 +105,9 @@ class Evaluator:
         self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
         self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
         self.target_bits = variant.target_bits
-        self.reach = Reach(variant) if n > 2 else None
+        self.reach = Reach(variant) if n > 2 and not variant.teams else None
+        self.partners = variant.partners
+        self.teams = variant.is_team_game
         self.threat = (0, weights.threat1, weights.threat2, 0)
         # Two seats with a material draw: the piece count at or below which a lead is thin.
         self.thin = variant.win_min_pieces if n == 2 and variant.bare_max_pieces else 0
@@ -145,8 +149,12 @@ class Evaluator:
             score += race[best1] + (self.far - best1) * w.race_step
         if self.need > 1 and best2 < 99:
             score += race[best2]
-        # Castle defence: guards count only while some enemy piece is near.
-        if (allocc & ~occ) & self.threat_zone[seat]:
+        # Castle defence: guards count only while some enemy piece is near (a partner's
+        # pieces are no threat).
+        friends = occ
+        for p in self.partners[seat]:
+            friends |= pos.occ[p]
+        if (allocc & ~friends) & self.threat_zone[seat]:
             guards = (occ & self.guard_zone[seat]).bit_count()
             score += min(guards, 2) * w.defence
         # Cohesion: pieces with at least one friendly neighbour.
@@ -190,10 +198,16 @@ class Evaluator:
         return out
 
     def relative(self, pos: Position, seat: int) -> int:
-        """Score for `seat`: its own minus the opponents' (two seats), or minus the mean of
-        the opponents still in play (three seats)."""
+        """Score for `seat`: its own minus the opponents' (two seats), its team's minus the
+        other team's (team games), or minus the mean of the opponents still in play (three
+        seats)."""
         sc = self.scores(pos)
-        if len(sc) == 2:
+        if self.teams:
+            # Both partners' material and races against both opponents'.
+            mine = self.partners[seat]
+            diff = sum(sc[s] for s in range(len(sc)) if s in mine) - sum(
+                sc[s] for s in range(len(sc)) if s not in mine)
+        elif len(sc) == 2:
             diff = sc[seat] - sc[1 - seat]
         else:
             others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]

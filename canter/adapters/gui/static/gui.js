@@ -868,11 +868,13 @@
     if (s.result && s.result.ranking && s.result.ranking.length) {
       const parts = [];
       let place = 1;
+      // A team game ranks teams: a team's seats share its place, the next team is next.
+      const teams = (s.board.teams || []).length > 0;
       for (const group of s.result.ranking) {
-        parts.push(`${ordinal(place)}: ${group.join(', ')}`);
-        place += group.length;
+        parts.push(`${ordinal(place)}: ${group.join(teams ? '+' : ', ')}`);
+        place += teams ? 1 : group.length;
       }
-      const text2 = `Final ranking: ${parts.join(' · ')}`;
+      const text2 = `Final ranking${teams ? ' of the teams' : ''}: ${parts.join(' · ')}`;
       if (result.textContent !== text2) result.textContent = text2;
       result.hidden = false;
     } else {
@@ -893,7 +895,12 @@
         const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
         swatch.style.background = seatColour(seat.name);
         row.appendChild(swatch);
-        row.appendChild(el('span', { class: 'seat-name' }, seat.name));
+        // Team games: the seat's partnership, from the referee's board answer.
+        const team = (s.board.teams || []).find((t) => t.includes(seat.name));
+        if (team) row.dataset.team = team.join('+');
+        row.appendChild(el('span', {
+          class: 'seat-name', title: team ? `team ${team.join(' + ')}` : seat.name,
+        }, seat.name));
         let who = 'human';
         if (seat.player === 'engine') {
           const extra = [limitText(seat.limit), seat.clock && !seat.limit ? 'on its clock' : ''].filter(Boolean);
