@@ -183,26 +183,25 @@ def _camelot() -> Variant:
         lo, hi = spans.get(r, "AL")
         coords += [(f, r) for f in range(files.index(lo), files.index(hi) + 1)]
     board = Board(files, coords, KING_DIRECTIONS)
-    c = board.cell
-    white_castle = frozenset({c("F1"), c("G1")})
-    black_castle = frozenset({c("F16"), c("G16")})
-    start: dict[int, tuple[int, int]] = {}
-    for seat, knights, men in (
+    return _camelot_law("camelot", board, (("F1", "G1"), ("F16", "G16")), (
         (0, "C6 D7 I7 J6", "D6 E6 F6 G6 H6 I6 E7 F7 G7 H7"),
         (1, "C11 D10 I10 J11", "D11 E11 F11 G11 H11 I11 E10 F10 G10 H10"),
-    ):
-        for name in knights.split():
-            start[c(name)] = (seat, KNIGHT)
-        for name in men.split():
-            start[c(name)] = (seat, MAN)
+    ))
+
+
+def _camelot_law(name: str, board: Board, castles: tuple[tuple[str, ...], tuple[str, ...]],
+                 layout: tuple[tuple[int, str, str], ...]) -> Variant:
+    """A two-player game under Camelot's law on its own board: two-square castles, two
+    pieces in the enemy castle win, two Castle Moves, a lone piece cannot win."""
+    white, black = (frozenset(board.cell(c) for c in cells) for cells in castles)
     return Variant(
-        name="camelot",
+        name=name,
         board=board,
         seats=(Seat("white", "w"), Seat("black", "b")),
-        own_castle=(white_castle, black_castle),
-        target_castle=(black_castle, white_castle),
+        own_castle=(white, black),
+        target_castle=(black, white),
         forbidden_castle=(frozenset(), frozenset()),
-        start=start,
+        start=_start(board, layout),
         target_pieces=2,
         castle_move_limit=2,
         win_min_pieces=2,
@@ -293,28 +292,11 @@ def _chivalry() -> Variant:
     spans = _mirrored({1: "GH", 2: "DK", 3: "CL", 4: "BM"}, ranks)
     spans.update({r: "AN" for r in range(5, 13)})
     board = _spans_board("ABCDEFGHIJKLMN", spans, ranks)
-    c = board.cell
-    white_castle = frozenset({c("G1"), c("H1")})
-    black_castle = frozenset({c("G16"), c("H16")})
-    return Variant(
-        name="chivalry",
-        board=board,
-        seats=(Seat("white", "w"), Seat("black", "b")),
-        own_castle=(white_castle, black_castle),
-        target_castle=(black_castle, white_castle),
-        forbidden_castle=(frozenset(), frozenset()),
-        start=_start(board, (
-            (0, "C6 D6 K6 L6 C7 D7 K7 L7", "E6 E7 F6 F7 G6 G7 H6 H7 I6 I7 J6 J7"),
-            (1, "C10 D10 K10 L10 C11 D11 K11 L11",
-             "E10 E11 F10 F11 G10 G11 H10 H11 I10 I11 J10 J11"),
-        )),
-        target_pieces=2,
-        castle_move_limit=2,
-        win_min_pieces=2,
-        bare_max_pieces=1,
-        entry_resets_quiet=True,
-        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
-    )
+    return _camelot_law("chivalry", board, (("G1", "H1"), ("G16", "H16")), (
+        (0, "C6 D6 K6 L6 C7 D7 K7 L7", "E6 E7 F6 F7 G6 G7 H6 H7 I6 I7 J6 J7"),
+        (1, "C10 D10 K10 L10 C11 D11 K11 L11",
+         "E10 E11 F10 F11 G10 G11 H10 H11 I10 I11 J10 J11"),
+    ))
 
 
 def _tri_camelot() -> Variant:
