@@ -193,6 +193,15 @@ def _camelot_law(name: str, board: Board, castles: tuple[tuple[str, ...], tuple[
                  layout: tuple[tuple[int, str, str], ...]) -> Variant:
     """A two-player game under Camelot's law on its own board: two-square castles, two
     pieces in the enemy castle win, two Castle Moves, a lone piece cannot win."""
+    return _two_players(name, board, castles, layout, target_pieces=2, castle_move_limit=2,
+                        win_min_pieces=2, bare_max_pieces=1)
+
+
+def _two_players(name: str, board: Board, castles: tuple[tuple[str, ...], tuple[str, ...]],
+                 layout: tuple[tuple[int, str, str], ...], *, target_pieces: int,
+                 castle_move_limit: int, win_min_pieces: int,
+                 bare_max_pieces: int) -> Variant:
+    """White against Black, each aiming at the other's castle."""
     white, black = (frozenset(board.cell(c) for c in cells) for cells in castles)
     return Variant(
         name=name,
@@ -202,10 +211,12 @@ def _camelot_law(name: str, board: Board, castles: tuple[tuple[str, ...], tuple[
         target_castle=(black, white),
         forbidden_castle=(frozenset(), frozenset()),
         start=_start(board, layout),
-        target_pieces=2,
-        castle_move_limit=2,
-        win_min_pieces=2,
-        bare_max_pieces=1,
+        target_pieces=target_pieces,
+        castle_move_limit=castle_move_limit,
+        win_min_pieces=win_min_pieces,
+        bare_max_pieces=bare_max_pieces,
+        # In the Cam family an entry ends the game, so whether it resets the quiet-move
+        # count matters only under Camelot's law (R6).
         entry_resets_quiet=True,
         default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
     )
@@ -243,23 +254,9 @@ def _cam_family(name: str, board: Board, castles: tuple[str, str],
     """Cam and Camette (FAMILY-RULES §3-§4): Camelot on a smaller board whose castles are one
     cell each. One piece entering the other castle wins (R3); taking every enemy piece wins
     whatever is left (R4); no material draw; a side without a legal move loses (R5)."""
-    white, black = (frozenset({board.cell(c)}) for c in castles)
-    return Variant(
-        name=name,
-        board=board,
-        seats=(Seat("white", "w"), Seat("black", "b")),
-        own_castle=(white, black),
-        target_castle=(black, white),
-        forbidden_castle=(frozenset(), frozenset()),
-        start=_start(board, layout),
-        target_pieces=1,
-        castle_move_limit=0,
-        win_min_pieces=1,
-        bare_max_pieces=0,
-        # An entry ends the game, so whether it resets the count never matters (R6).
-        entry_resets_quiet=True,
-        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
-    )
+    return _two_players(name, board, ((castles[0],), (castles[1],)), layout,
+                        target_pieces=1, castle_move_limit=0, win_min_pieces=1,
+                        bare_max_pieces=0)
 
 
 def _cam() -> Variant:
