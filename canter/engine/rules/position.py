@@ -406,7 +406,6 @@ class Position:
         seat passes; the game is drawn when no seat can move."""
         v = self.variant
         n = v.nseats
-        k = self._keys
         for _ in range(n):
             t = self.turn
             if t not in self.eliminated:
@@ -422,9 +421,7 @@ class Position:
                                         if s not in self.eliminated)
                     return self._team_outcome(foes[0] if foes else None,
                                               f"{team} blockaded")
-            h = self.hash ^ k.turn[t]
-            self.turn = (t + 1) % n
-            self.hash = h ^ k.turn[self.turn]
+            self._pass_turn()
         return self._team_outcome(None, "no seat can move")
 
     def _pass_stuck_seats(self, undoable: bool) -> Outcome | None:
@@ -433,7 +430,6 @@ class Position:
         the board, so an eliminated seat is still a seat without pieces."""
         v = self.variant
         n = v.nseats
-        k = self._keys
         for _ in range(n):
             if self.turn not in self.eliminated:
                 if movegen.has_move(self, self.turn):
@@ -447,11 +443,16 @@ class Position:
                         names = tuple(s.name for s in v.seats)
                         return Outcome(alive[0], f"{names[stuck]} has no legal move",
                                        ranking_for(n, alive[0], eliminated), names)
-            h = self.hash ^ k.turn[self.turn]
-            self.turn = (self.turn + 1) % n
-            self.hash = h ^ k.turn[self.turn]
+            self._pass_turn()
         names = tuple(s.name for s in v.seats)
         return Outcome(None, "no seat can move", ranking_for(n, None, self.eliminated), names)
+
+    def _pass_turn(self) -> None:
+        """The seat to move passes: the next seat in turn order (in play or not) moves."""
+        k = self._keys
+        h = self.hash ^ k.turn[self.turn]
+        self.turn = (self.turn + 1) % self.variant.nseats
+        self.hash = h ^ k.turn[self.turn]
 
     def _eliminate_stuck(self, seat: int, undoable: bool) -> tuple[int, ...]:
         """no_move="lose" with three seats: `seat` cannot move and is out of the game; its

@@ -152,8 +152,9 @@ class Evaluator:
         # Castle defence: guards count only while some enemy piece is near (a partner's
         # pieces are no threat).
         friends = occ
-        for p in self.partners[seat]:
-            friends |= pos.occ[p]
+        if self.teams:
+            for p in self.partners[seat]:
+                friends |= pos.occ[p]
         if (allocc & ~friends) & self.threat_zone[seat]:
             guards = (occ & self.guard_zone[seat]).bit_count()
             score += min(guards, 2) * w.defence
