@@ -125,6 +125,17 @@ class Page:
     def css(self, selector: str):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def visible(self, selector: str):
+        return [e for e in self.css(selector) if e.is_displayed()]
+
+    def finish_from(self, position: str, move: str) -> str:
+        """Set up `position`, play its game-ending `move` by clicks; the result shown."""
+        self.server.post("/api/position", {"position": position})
+        self.sync()
+        self.play(move)
+        self.sync()
+        return self.until(lambda: self.visible("#result"), "the result")[0].text
+
     def click_cell(self, cell: str) -> None:
         element = self.until(lambda: (self.css(f'#board .cell[data-cell="{cell}"]') or
                                       [None])[0], f"cell {cell}")
@@ -170,9 +181,9 @@ class Page:
             if len(self.server.state()["moves"]) > count:
                 return True
             # only this click's candidates: same start and end as the move
-            buttons = [b for b in self.css("#candidates button.candidate")
-                       if b.is_displayed() and ends([b.get_attribute("data-move")]) ==
-                       {cells[-1]} and b.get_attribute("data-move").startswith(cells[0])]
+            buttons = [b for b in self.visible("#candidates button.candidate")
+                       if ends([b.get_attribute("data-move")]) == {cells[-1]}
+                       and b.get_attribute("data-move").startswith(cells[0])]
             return bool(buttons)
 
         self.until(moved_or_choice, f"the move {move} or a choice")
@@ -247,8 +258,8 @@ def test_choosing_between_two_routes_with_one_start_and_end(browser):
         page = Page(browser, server)
         assert "D11" in page.targets_of("F5")
         page.click_cell("D11")
-        page.until(lambda: len([b for b in page.css("#candidates button.candidate")
-                                if b.is_displayed()]) == 2, "two candidates")
+        page.until(lambda: len(page.visible("#candidates button.candidate")) == 2,
+                   "two candidates")
         shown = {b.get_attribute("data-move") for b in page.css("#candidates .candidate")}
         assert shown == {"F5-F7-H9xF11xD9xD11", "F5-H7-F9xH11xF11xD9xD11"}
         [b for b in page.css("#candidates .candidate")
@@ -266,8 +277,8 @@ def test_choosing_between_two_routes_with_one_start_and_end(browser):
         box.clear()
         box.send_keys("f5xd11")
         page.css("#move-submit")[0].click()
-        page.until(lambda: len([b for b in page.css("#candidates .candidate")
-                                if b.is_displayed()]) == 2, "the candidates of a typed move")
+        page.until(lambda: len(page.visible("#candidates .candidate")) == 2,
+                   "the candidates of a typed move")
 
 
 def test_three_seats_an_elimination_and_the_ranking(browser, screenshots):
@@ -285,12 +296,7 @@ def test_three_seats_an_elimination_and_the_ranking(browser, screenshots):
         assert state["current"]["turn"] == "green"
         page.until(lambda: "out" in (page.css('#seats .seat[data-seat="red"]')[0]
                                      .get_attribute("class") or ""), "red struck out")
-        server.post("/api/position", {"position": TRI_ENTRY})
-        page.sync()
-        page.play("K14-K16")
-        page.sync()
-        result = page.until(lambda: [r for r in page.css("#result") if r.is_displayed()],
-                            "the result")[0].text
+        result = page.finish_from(TRI_ENTRY, "K14-K16")
         assert "red" in result and "1" in result
         assert "blue" in result and "green" in result
 
@@ -432,7 +438,7 @@ def test_an_engine_crash_is_shown_with_its_reason_and_restarted_from_the_page(br
             pos.push(parse_move(pos, move))
         page.sync()
         page.play(choose(pos, Searcher()))
-        banner = page.until(lambda: [f for f in page.css("#fault") if f.is_displayed()],
+        banner = page.until(lambda: page.visible("#fault"),
                             "the fault")[0]
         assert "died" in banner.text or "exit" in banner.text, banner.text
         assert len(server.state()["moves"]) == 3  # the game so far is kept
@@ -440,7 +446,7 @@ def test_an_engine_crash_is_shown_with_its_reason_and_restarted_from_the_page(br
         # a fresh process answers its first go: the game goes on, the banner goes away
         server.wait(lambda s: len(s["moves"]) == 4, what="the reply after the restart")
         page.sync()
-        page.until(lambda: not [f for f in page.css("#fault") if f.is_displayed()],
+        page.until(lambda: not page.visible("#fault"),
                    "the fault cleared")
 
 
@@ -496,11 +502,6 @@ def test_four_seats_in_two_teams_rotation_and_the_team_result(browser, screensho
         page.play("G3-G5")
         assert page.sync()["current"]["turn"] == "green"
         browser.save_screenshot(str(screenshots / "gui-grand-cam.png"))
-        server.post("/api/position", {"position": GC_ENTRY})
-        page.sync()
-        page.play("G12-G13")
-        page.sync()
-        result = page.until(lambda: [r for r in page.css("#result") if r.is_displayed()],
-                            "the result")[0].text
+        result = page.finish_from(GC_ENTRY, "G12-G13")
         assert result == "Final ranking of the teams: 1st: red+blue · 2nd: green+yellow"
         assert "red and blue win" in page.css("#status")[0].text
