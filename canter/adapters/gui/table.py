@@ -129,7 +129,6 @@ class Table:
         self.seats: list[Seat] = []
         self.ending: Ending | None = None
         self._table_ending = False  # the ending was decided by the table, not the referee
-        self.claimable = False
         self.paused = False
         self.turn_started = time.monotonic()
         self.thinking: dict[str, Any] | None = None
@@ -214,12 +213,13 @@ class Table:
         if cached is not None:
             return cached
         self._referee_to(self.start, self.moves[:ply])
-        result, _ = self.referee.result()
+        result, claimable = self.referee.result()
         pieces = {cell: {"seat": p.seat, "kind": p.kind}
                   for cell, p in self.referee.pieces().items()}
         snap = {"ply": ply, "move": self.moves[ply - 1] if ply else None,
                 "turn": self.referee.turn(), "pieces": pieces,
-                "position": self.referee.get_position(), "result": result}
+                "position": self.referee.get_position(), "result": result,
+                "claimable": claimable}
         self._snapshots[key] = snap
         return snap
 
@@ -328,11 +328,10 @@ class Table:
     # ------------------------------------------------------------ moves
 
     def _settle(self) -> None:
-        """After a change of moves: the referee's verdict and claimability."""
-        self._referee_to(self.start, self.moves)
-        result, claimable = self.referee.result()
-        self.claimable = claimable
+        """After a change of moves: the referee's verdict."""
+        result = self.snapshot(len(self.moves))["result"]
         if result is not None:
+            self._referee_to(self.start, self.moves)
             ranking = self.referee.ranking() or []
             # `red wins: ...`, or a team's `red and blue win: ...` (its first seat).
             winner = result.split(" ", 1)[0] if " wins" in result or " win:" in result \
@@ -340,6 +339,11 @@ class Table:
             self.ending = Ending(result, winner, ranking)
         elif self.ending is not None and not self._table_ending:
             self.ending = None
+
+    @property
+    def claimable(self) -> bool:
+        """A draw may be claimed now (the referee says so, and the game goes on)."""
+        return self.ending is None and self.snapshot(len(self.moves))["claimable"]
 
     def seat_to_move(self) -> Seat | None:
         if self.ending is not None:
@@ -590,7 +594,7 @@ class Table:
             "engines": [slot.describe() for slot in self.engines],
             "variant": self.variant, "board": self.board(self.variant), "seats": seats,
             "start": self.start, "moves": list(self.moves), "current": current,
-            "result": result, "claimable": self.claimable and self.ending is None,
+            "result": result, "claimable": self.claimable,
             "paused": self.paused, "thinking": self.thinking,
             "analysis": {**self.analysis, "lines": list(self.analysis["lines"])},
             "fault": self.fault, "message": self.message, "watch": self.watch,
