@@ -118,7 +118,6 @@ class Table:
         self.generation = 0  # bumped by anything that invalidates a running search
         option = referee.options.get("uci_variant")
         self.variants = list(option.var) if option is not None and option.var else [variant]
-        self.variant_seats: dict[str, list[str]] = {}
         self._boards: dict[str, dict[str, Any]] = {}
         self._referee_at: tuple[str, tuple[str, ...]] | None = None
         self._snapshots: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
@@ -200,8 +199,12 @@ class Table:
             self._referee_at = None
             self._referee_to("startpos", [])
             self.board(name)
-            self.variant_seats[name] = list(self._boards[name]["seats"])
         self._referee_at = None
+
+    @property
+    def variant_seats(self) -> dict[str, list[str]]:
+        """Each game's seats, as the referee described its board."""
+        return {name: list(board["seats"]) for name, board in self._boards.items()}
 
     def snapshot(self, ply: int) -> dict[str, Any]:
         """The position after the first `ply` moves, from the referee (cached per game)."""
