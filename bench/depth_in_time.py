@@ -1,16 +1,28 @@
-"""Depth completed from each start position in a fixed time (default 1 s).
+"""Depth completed in a fixed time (default 1 s) from the start positions and from the
+bench positions of Camelot and Tri-Camelot.
 
-    python bench/depth_in_time.py [seconds]
+    python bench/depth_in_time.py [seconds] [--switch NAME=VALUE ...]
+
+Each position is searched without a time manager (`infinite`, stopped by a timer), from a
+cleared table, so the figure is what the search completes in that time, not what the time
+manager would choose to start. The depth reported is the last iteration finished within
+the time; the time each iteration finished is printed too. `--switch` sets a search switch
+(`lmr=0`, `prune=0`, `pvs=0`, `ttmove=0`, `entry_ext=0`, `extend=0`: docs/search.md) to
+compare builds of the search in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import threading
 import time
 
-from canter.engine import Position
+from canter.engine.search.bench import BENCH_LINES, bench_positions
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
+
+VARIANTS = ("camelot", "tri-camelot")
 
 
 def positive_seconds(text: str) -> float:
@@ -23,26 +35,62 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def switch(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: expected an integer, not {value!r}") from None
+
+
+def depth_in(pos, seconds: float, options: dict, algorithm: str = "paranoid"):
+    """(depth completed, nodes, [(depth, seconds)]) of an infinite search cut at `seconds`."""
+    searcher = Searcher()
+    searcher.algorithm = algorithm
+    searcher._search.options.update(options)
+    finished: list[tuple[int, float, int]] = []
+    started = time.monotonic()
+
+    def on_info(info) -> None:
+        if info.depth and (not finished or info.depth > finished[-1][0]):
+            finished.append((info.depth, time.monotonic() - started, info.nodes or 0))
+
+    stop = StopFlag()
+    timer = threading.Timer(seconds, stop.set)
+    timer.start()
+    try:
+        searcher.search(pos, Limits(infinite=True), on_info, stop)
+    finally:
+        timer.cancel()
+    inside = [f for f in finished if f[1] <= seconds]
+    depth, _, nodes = inside[-1] if inside else (0, 0.0, 0)
+    return depth, nodes, [(d, t) for d, t, _ in finished]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seconds", nargs="?", type=positive_seconds, default=1.0,
-                        help="search time per start position and algorithm (default 1)")
-    seconds = parser.parse_args().seconds
-    for variant, algorithms in (("camelot", ("alpha-beta",)),
-                                ("tri-camelot", ("paranoid", "brs"))):
-        for algorithm in algorithms:
-            searcher = Searcher()
-            if algorithm != "alpha-beta":
-                searcher.algorithm = algorithm
-            infos = []
-            started = time.monotonic()
-            result = searcher.search(Position.start(variant), Limits(movetime=seconds),
-                                     infos.append, StopFlag())
-            elapsed = time.monotonic() - started
-            depth = max(i.depth or 0 for i in infos)
-            nodes = result.info.nodes
-            print(f"{variant:12} {algorithm:10} depth {depth}  nodes {nodes:6}  "
-                  f"{elapsed:.2f} s  {nodes / elapsed:.0f} nps")
+                        help="search time per position (default 1)")
+    parser.add_argument("--switch", type=switch, action="append", default=[],
+                        help="a search switch NAME=VALUE (repeatable)")
+    args = parser.parse_args()
+    options = dict(args.switch)
+    positions = bench_positions()
+    for variant in VARIANTS:
+        depths = []
+        for (name, line), pos in zip(BENCH_LINES, positions):
+            if name != variant:
+                continue
+            where = "start" if not line else f"after {len(line) if isinstance(line, list) else line} plies"
+            depth, nodes, marks = depth_in(pos, args.seconds, options)
+            depths.append(depth)
+            times = " ".join(f"d{d}:{t:.2f}s" for d, t in marks)
+            print(f"{variant:12} {where:16} depth {depth}  nodes {nodes:7}  ({times})",
+                  flush=True)
+        print(f"{variant:12} mean depth {statistics.mean(depths):.1f}, "
+              f"least {min(depths)}", flush=True)
 
 
 if __name__ == "__main__":

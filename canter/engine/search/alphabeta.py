@@ -51,6 +51,17 @@ QDEPTH = 6  # capture plies the quiescence search follows before trusting the st
 # Three seats: quiet plies of the root seat searched at a leaf where an opponent can enter a
 # castle next move (docs/search.md, "reading the opponents").
 THREAT_PLIES = 2
+# Two sides (Camelot, the family's two-seat games, team games): pruning near the leaves.
+# Margins are in evaluation units (a Man is 100); docs/search.md gives the measurements.
+PRUNE_DEPTH = 3  # reverse futility and late-move pruning up to this remaining depth
+RFP_MARGIN = 120  # per ply of remaining depth
+FUTILITY = (0, 150, 300)  # by remaining depth (1, 2)
+LMP_COUNT = (0, 10, 16, 26)  # quiet moves searched at remaining depth 1..3 before the rest
+LMR_FROM = 3  # the first move index that may be reduced
+LMR_DEPTH = 3  # the least remaining depth at which moves are reduced
+ASPIRATION_DEPTH = 4  # root aspiration windows from this iteration
+ASPIRATION_WINDOW = 40  # half-width around the previous iteration's score
+LMR_DEEP_FROM = 10  # from this index (at depth >= 5) the reduction is two plies
 
 
 class Aborted(Exception):
@@ -300,6 +311,16 @@ class Search:
                                     WIN_BOUND)
         if s is not None:
             return s
+        # Pruning near the leaves needs the static score of a quiet position: never under
+        # a capture duty (every move there is a capture, and the score is not settled), at
+        # a PV node, or with a decided score in the window.
+        static = None
+        if (self.prune and not pv_node and depth <= self.prune_depth
+                and -WIN_BOUND < alpha and beta < WIN_BOUND and not movegen.must_capture(pos)):
+            static = self._static(pos)
+            # Reverse futility: so far above beta that one quiet move cannot bring it back.
+            if static - RFP_MARGIN * depth >= beta:
+                return static
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
@@ -315,29 +336,47 @@ class Search:
         best = -INF
         best_move = None
         first = True
-        # Late move reductions (switch `lmr`): quiet moves late in the order, at depth >= 3,
-        # are first searched one ply shallower; a move that beats alpha is searched again.
-        lmr_from = 3 if self.lmr and depth >= 3 and not moves[0].capture_bits else 1 << 30
         target = pos.variant.target_bits[turn]
         killers = self.killers[ply]
+        # Late move reductions: quiet moves late in the order, at depth >= 3, are first
+        # searched shallower; a move that beats alpha is searched again at full depth.
+        # Never a capture (a capture duty makes every move one), a castle entry or a killer.
+        lmr_from = LMR_FROM if self.lmr and depth >= LMR_DEPTH else 1 << 30
+        # Futility and late-move pruning (quiet positions near the leaves, `static` set):
+        # quiet moves that cannot lift the score to alpha, or that come too late in the
+        # order, are not searched. Captures and castle entries always are.
+        futile = static is not None and depth <= 2 and static + FUTILITY[depth] <= alpha
+        late = LMP_COUNT[depth] if static is not None else 1 << 30
+        threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
         index = 0
         for m in moves:
+            quiet = not m.capture_bits and not target >> m.end & 1
+            if not first and quiet and (futile or index >= late):
+                if futile and static + FUTILITY[depth] > best:
+                    best = static + FUTILITY[depth]
+                index += 1
+                continue
             pos.push(m)
             hc = pos.hash
             rep[hc] = rep.get(hc, 0) + 1
             flip = self._sign(pos.turn) != sign
+            child_depth = depth - 1
+            if threat_ext and quiet and self._threatens_entry(pos, turn, m):
+                child_depth += 1
             if first:
-                score = self._child(flip, depth - 1, alpha, beta, ply + 1, pv_node)
+                score = self._child(flip, child_depth, alpha, beta, ply + 1, pv_node)
             else:
-                reduce = (index >= lmr_from and not m.capture_bits
-                          and not target >> m.end & 1 and m._key not in killers)
+                reduce = (lmr_from <= index and quiet and m._key not in killers
+                          and child_depth == depth - 1)
+                if reduce:
+                    reduce = 1 + (index >= LMR_DEEP_FROM and depth >= 5)
                 # PVS: a null window first (switch `pvs` off: the full window at once).
                 window = alpha + 1 if self.pvs else beta
-                score = self._child(flip, depth - 1 - reduce, alpha, window, ply + 1, False)
+                score = self._child(flip, child_depth - reduce, alpha, window, ply + 1, False)
                 if reduce and score > alpha:
-                    score = self._child(flip, depth - 1, alpha, window, ply + 1, False)
+                    score = self._child(flip, child_depth, alpha, window, ply + 1, False)
                 if window < beta and alpha < score < beta:
-                    score = self._child(flip, depth - 1, alpha, beta, ply + 1, True)
+                    score = self._child(flip, child_depth, alpha, beta, ply + 1, True)
             rep[hc] -= 1
             index += 1
             pos.pop()
@@ -356,6 +395,28 @@ class Search:
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
         return best
+
+    def _threatens_entry(self, pos: Position, seat: int, m) -> bool:
+        """After `seat`'s quiet move `m` (pushed): does it now stand one step from the
+        castle entry that wins (its last missing piece next to a free target cell)?"""
+        v = pos.variant
+        target = v.target_bits[seat]
+        own = pos.occ[seat]
+        if v.target_pieces - (own & target).bit_count() != 1 or target >> m.end & 1:
+            return False
+        free = target & ~self._all(pos)
+        cell = 1 << m.end
+        for o in v.board.up_shifts:
+            if (cell << o) & free or (cell >> o) & free:
+                return True
+        return False
+
+    @staticmethod
+    def _all(pos: Position) -> int:
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        return allocc
 
     def qsearch(self, alpha: int, beta: int, ply: int, qply: int = 0) -> int:
         """Compulsory captures only; with no capture compulsory the position is quiet.
@@ -401,13 +462,28 @@ class Search:
         pos.push(line.move)
         hc = pos.hash
         self.rep[hc] = self.rep.get(hc, 0) + 1
+        # A null window (the root's test of a later move) is not a PV node: it may prune.
+        pv_node = beta - alpha > 1 or not self.prune
         try:
             if self._sign(pos.turn) != 1:
-                return -self.negamax(depth - 1, -beta, -alpha, 1, True)
-            return self.negamax(depth - 1, alpha, beta, 1, True)
+                return -self.negamax(depth - 1, -beta, -alpha, 1, pv_node)
+            return self.negamax(depth - 1, alpha, beta, 1, pv_node)
         finally:
             self.rep[hc] -= 1
             pos.pop()
+
+    def _first_child(self, line: RootLine, depth: int, k: int) -> int:
+        """The exact score of a leading root move. Aspiration (two sides, one line, from
+        `ASPIRATION_DEPTH`): first a window around the previous iteration's score, which
+        cuts more; a score outside it is searched again with the full window."""
+        prev = line.score
+        if (self.aspiration and k == 1 and depth >= ASPIRATION_DEPTH
+                and -WIN_BOUND < prev < WIN_BOUND):
+            lo, hi = prev - ASPIRATION_WINDOW, prev + ASPIRATION_WINDOW
+            score = self.child(line, depth, lo, hi)
+            if lo < score < hi:
+                return score
+        return self.child(line, depth, -INF, INF)
 
     def _iterate(self, lines: list[RootLine], depth: int, k: int) -> None:
         """One iteration over the root moves; the first `k` get exact scores (MultiPV)."""
@@ -421,7 +497,7 @@ class Search:
                 floor = sorted((d.score for d in done), reverse=True)[k - 1]
             self.currmove = line.move
             if i < k:
-                score = self.child(line, depth, -INF, INF)
+                score = self._first_child(line, depth, k)
                 exact = True
             else:
                 score = self.child(line, depth, floor, floor + 1)
@@ -482,15 +558,22 @@ class Search:
                         self.seat_k[s] = 1
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
-        self.lmr = bool(self.options.get("lmr", 0))
+        # Two sides only: the three-seat paranoid tree already keeps each opponent's
+        # likeliest moves alone, and its values are not a zero-sum score to prune on.
+        two_sides = not self.three
+        self.lmr = bool(self.options.get("lmr", two_sides))
+        self.prune = bool(self.options.get("prune", two_sides))
+        self.prune_depth = PRUNE_DEPTH
+        self.entry_ext = bool(self.options.get("entry_ext", two_sides))
+        self.aspiration = bool(self.options.get("aspiration", two_sides))
         # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1); PVS and the
         # table move are off in play.
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
         # The table move first: off (51.4 % over 800 games, and 4-8 % more nodes to a
         # fixed depth than killers and history alone); the root and quiescence use it.
-        self.use_tt_move = bool(self.options.get("ttmove", 0))
-        self.pvs = bool(self.options.get("pvs", 0))  # off: 49.5 % over 800 games
+        self.use_tt_move = bool(self.options.get("ttmove", two_sides))
+        self.pvs = bool(self.options.get("pvs", two_sides))
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
         self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
