@@ -80,10 +80,11 @@ def main() -> None:
     positions = bench_positions()
     for variant in VARIANTS:
         depths = []
-        for (name, line), pos in zip(BENCH_LINES, positions):
+        for (name, line), pos in zip(BENCH_LINES, positions, strict=True):
             if name != variant:
                 continue
-            where = "start" if not line else f"after {len(line) if isinstance(line, list) else line} plies"
+            plies = len(line) if isinstance(line, list) else line
+            where = f"after {plies} plies" if plies else "start"
             depth, nodes, marks = depth_in(pos, args.seconds, options)
             depths.append(depth)
             times = " ".join(f"d{d}:{t:.2f}s" for d, t in marks)
