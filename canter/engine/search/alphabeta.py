@@ -97,6 +97,9 @@ class Search:
         self.history: dict = {}
         self.nodes = 0
         self.options: dict = {}  # feature switches for ablation matches (bench/selfplay.py)
+        # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned")
+        # or reduced ("reduced"), with `pos` the position the move is played from.
+        self.watch = None
 
     def clear(self) -> None:
         self.tt.clear()
@@ -351,25 +354,37 @@ class Search:
         index = 0
         for m in moves:
             quiet = not m.capture_bits and not target >> m.end & 1
-            if not first and quiet and (futile or index >= late):
+            skip = not first and quiet and (futile or index >= late)
+            reduce = (not first and quiet and lmr_from <= index and m._key not in killers)
+            pos.push(m)
+            if skip and movegen.must_capture(pos):
+                # The move offers a piece: the reply is a compulsory capture, and such
+                # offers are how combinations start. Never pruned (it may be reduced).
+                skip = False
+            if skip:
+                pos.pop()
                 if futile and static + FUTILITY[depth] > best:
                     best = static + FUTILITY[depth]
+                if self.watch is not None:
+                    self.watch("pruned", pos, m, depth)
                 index += 1
                 continue
-            pos.push(m)
             hc = pos.hash
             rep[hc] = rep.get(hc, 0) + 1
             flip = self._sign(pos.turn) != sign
             child_depth = depth - 1
             if threat_ext and quiet and self._threatens_entry(pos, turn, m):
                 child_depth += 1
+                reduce = False
             if first:
                 score = self._child(flip, child_depth, alpha, beta, ply + 1, pv_node)
             else:
-                reduce = (lmr_from <= index and quiet and m._key not in killers
-                          and child_depth == depth - 1)
                 if reduce:
                     reduce = 1 + (index >= LMR_DEEP_FROM and depth >= 5)
+                    if self.watch is not None:
+                        pos.pop()
+                        self.watch("reduced", pos, m, depth)
+                        pos.push(m)
                 # PVS: a null window first (switch `pvs` off: the full window at once).
                 window = alpha + 1 if self.pvs else beta
                 score = self._child(flip, child_depth - reduce, alpha, window, ply + 1, False)
