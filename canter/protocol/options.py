@@ -100,6 +100,8 @@ THREE_SEAT = OptionSpec("Three Seat Search", COMBO, "paranoid",
                         choices=("paranoid", "brs", "brs+"))
 OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
 READ_OPPONENTS = OptionSpec("Three Seat Read Opponents", CHECK, True)
+# A JSON file of evaluation weights (bench/texel_tune.py writes one); empty = built in.
+EVAL_FILE = OptionSpec("EvalFile", STRING, "")
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
@@ -107,4 +109,4 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            OPPONENT_MOVES, READ_OPPONENTS, *rule_options(rules)]
+            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, *rule_options(rules)]

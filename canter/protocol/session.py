@@ -34,6 +34,31 @@ class ProtocolError(Exception):
     """A command the session refuses; the message is meant for the client as is."""
 
 
+def read_eval_file(path: str) -> dict[str, object]:
+    """The weights an EvalFile names (empty path: none), or ProtocolError saying in one line
+    what is wrong; the caller keeps the weights it had."""
+    if not path.strip():
+        return {}
+    import json
+
+    from canter.engine.search.evaluate import weight_changes
+
+    where = f"option 'EvalFile' not set: '{echo(path)}'"
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as exc:
+        raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
+    except UnicodeDecodeError:
+        raise ProtocolError(f"{where}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    try:
+        return weight_changes(data)
+    except ValueError as exc:
+        raise ProtocolError(f"{where}: {exc}") from None
+
+
 DoneCallback = Callable[[object | None, object | None], None]  # (best, ponder) Moves
 InfoCallback = Callable[[SearchInfo], None]
 ErrorCallback = Callable[[str], None]
@@ -177,6 +202,7 @@ class Session:
         self._position = None
         self._searcher = None
         self._job: SearchJob | None = None
+        self.eval_weights: dict[str, object] = {}  # from EvalFile: weight name -> value
 
     # ---- variant, rules, options ------------------------------------------------------
     @property
@@ -230,6 +256,11 @@ class Session:
             except (ValueError, ProtocolError) as exc:
                 self.rule_overrides = old
                 raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
+        elif spec is opt.EVAL_FILE:
+            self.eval_weights = read_eval_file(parsed)
+            self.values[spec.key] = parsed
+            if self._searcher is not None:
+                self._configure(self._searcher)
         elif spec is opt.CLEAR_HASH:
             if self._searcher is not None:
                 self._searcher.clear()
@@ -259,6 +290,7 @@ class Session:
         searcher.algorithm = v.get(opt.THREE_SEAT.key, opt.THREE_SEAT.default)
         searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
         searcher.read_opponents = v.get(opt.READ_OPPONENTS.key, opt.READ_OPPONENTS.default)
+        searcher.weights = dict(self.eval_weights)
 
     def new_game(self) -> None:
         self.stop_search()

@@ -8,12 +8,19 @@ friendly neighbour are harder to jump); for the seat to move, pieces that can be
 turn. Endgame knowledge (games with a material draw): a side reduced to two pieces wins only
 by a castle entry with both or by taking the last enemy piece, so its material edge counts
 for little.
+
+Two more terms are off by default, for the tuner to weigh: pieces no jump can take where they
+stand (defended), and the pieces of the seat to move that an opponent's longest jump chain
+would take (chain). `Evaluator.terms` writes a two-sided score as counts times weights, the
+linear form bench/texel_tune.py fits to game results.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from dataclasses import replace as _replace
 
+from canter.engine.rules.movegen import generate, must_capture
 from canter.engine.rules.position import Position
 from canter.engine.rules.variant import Variant
 from canter.engine.search.threats import Reach
@@ -38,6 +45,12 @@ class Weights:
     # term is the largest of theirs, not the mean.
     threat1: int = 0
     threat2: int = 0
+    # Off by default, for the tuner to weigh (bench/texel_tune.py): per piece that no enemy
+    # can ever jump where it stands (on every line a friend or the board's edge beside it),
+    # and, for the seat to move, per own piece in the longest jump chain an opponent could
+    # make next turn.
+    defended: int = 0
+    chain: int = 0
 
 
 TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
@@ -163,11 +176,52 @@ class Evaluator:
         for o in self.up:
             linked |= occ & ((occ << o) | (occ >> o))
         score += linked.bit_count() * w.cohesion
+        if w.defended:
+            score += self.defended(occ).bit_count() * w.defended
         return score
+
+    def defended(self, occ: int) -> int:
+        """The pieces of `occ` that no jump can take where they stand: on every line through
+        one, a friend or the edge of the board lies beside it, so no enemy has both a cell to
+        jump from and an empty cell to land on."""
+        solid = occ | ~self.mask  # off-board counts as a friend: nobody lands there
+        safe = occ
+        for o in self.up:
+            # The low `o` bits stand for cells before the board's start: off-board too.
+            safe &= (solid >> o) | (solid << o) | ((1 << o) - 1)
+        return safe
+
+    def chain_loss(self, pos: Position, seat: int) -> int:
+        """How many of the seat's pieces the longest jump chain of an opponent would take,
+        were it that opponent's turn."""
+        friends = set(self.partners[seat]) if self.teams else {seat}
+        worst = 0
+        for s in range(self.variant.nseats):
+            if s in friends or not pos.occ[s] or s in pos.eliminated:
+                continue
+            if not must_capture(pos, s):
+                continue  # no jump at all: the full move list is not needed
+            for m in generate(pos, s):
+                taken = (m.capture_bits & pos.occ[seat]).bit_count()
+                if taken > worst:
+                    worst = taken
+        return worst
 
     def hanging_loss(self, pos: Position, seat: int, allocc: int) -> int:
         """What the seat to move can expect to lose to a jump next turn (its pieces with an
         enemy on one side and an empty cell on the other)."""
+        hit = self.hanging(pos, seat, allocc)
+        if not hit:
+            return 0
+        w = self.w
+        value = w.knight if hit & pos.kn[seat] else w.man
+        loss = value * w.hanging // 100
+        if hit.bit_count() >= 2:
+            loss += w.man * w.hanging // 100
+        return loss
+
+    def hanging(self, pos: Position, seat: int, allocc: int) -> int:
+        """The seat's pieces with an enemy on one side and an empty cell on the other."""
         own = pos.occ[seat] & ~self.target_bits[seat]
         enemy = allocc & ~pos.occ[seat]
         for s in range(self.variant.nseats):
@@ -177,14 +231,7 @@ class Evaluator:
         hit = 0
         for o in self.up:
             hit |= own & (((enemy << o) & (empty >> o)) | ((enemy >> o) & (empty << o)))
-        if not hit:
-            return 0
-        w = self.w
-        value = w.knight if hit & pos.kn[seat] else w.man
-        loss = value * w.hanging // 100
-        if hit.bit_count() >= 2:
-            loss += w.man * w.hanging // 100
-        return loss
+        return hit
 
     # ---- the score the searcher uses ----------------------------------------------
     def scores(self, pos: Position) -> list[int]:
@@ -196,6 +243,8 @@ class Evaluator:
         out[mover] += self.w.tempo
         if self.w.hanging:
             out[mover] -= self.hanging_loss(pos, mover, allocc)
+        if self.w.chain:
+            out[mover] -= self.chain_loss(pos, mover) * self.w.chain
         return out
 
     def relative(self, pos: Position, seat: int) -> int:
@@ -265,3 +314,136 @@ class Evaluator:
         lines.append(f"score for {v.seats[pos.turn].name}: {score} "
                      "(material, race, defence, cohesion, hanging pieces, tempo)")
         return score, "\n".join(lines)
+
+    # ---- the score as a linear form, for tuning (bench/texel_tune.py) ---------------------
+    def terms(self, pos: Position, seat: int) -> tuple[list[float], bool, bool]:
+        """The score for `seat` as counts, one per name of TERM_NAMES, such that
+        `linear_score(counts, term_weights(w), *cut)` is `relative(pos, seat)` (two sides
+        only: two seats or two teams). `cut` says whether each side is thin (the endgame
+        quarter applies to a lead of that side); the hanging count uses the weights' own
+        Man and Knight values, so it is linear in `hanging` alone."""
+        v = self.variant
+        if v.nseats > 2 and not self.teams:
+            raise ValueError("the linear terms cover two sides only (two seats or two teams)")
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        mine = self.partners[seat] if self.teams else (seat,)
+        total = [0.0] * len(TERM_NAMES)
+        for s in range(v.nseats):
+            sign = 1 if s in mine else -1
+            for i, x in enumerate(self._seat_terms(pos, s, allocc)):
+                total[i] += sign * x
+        sign = 1 if pos.turn in mine else -1
+        total[_TEMPO] += sign
+        # hanging_loss is (value of what hangs) * hanging // 100: linear in hanging but for
+        # the rounding.
+        hit = self.hanging(pos, pos.turn, allocc)
+        if hit:
+            w = self.w
+            value = w.knight if hit & pos.kn[pos.turn] else w.man
+            value += w.man if hit.bit_count() >= 2 else 0
+            total[_HANGING] -= sign * value / 100
+        total[_CHAIN] -= sign * self.chain_loss(pos, pos.turn)
+        if not self.thin:
+            return total, False, False
+        thin = self.thin
+        return (total, pos.occ[seat].bit_count() <= thin,
+                pos.occ[1 - seat].bit_count() <= thin)
+
+    def _seat_terms(self, pos: Position, seat: int, allocc: int) -> list[float]:
+        """seat_score's counts (mirrors it term by term)."""
+        out = [0.0] * len(TERM_NAMES)
+        occ = pos.occ[seat]
+        if not occ:
+            return out
+        knights = pos.kn[seat].bit_count()
+        out[_MAN] = occ.bit_count() - knights
+        out[_KNIGHT] = knights
+        best1 = best2 = 99
+        far = self.far
+        for d, (ring, _) in enumerate(self.rings[seat]):
+            k = (occ & ring).bit_count()
+            if k:
+                out[_ADVANCE] += k * (far - d)
+                if best1 == 99:
+                    best1 = d
+                    if k > 1:
+                        best2 = d
+                elif best2 == 99:
+                    best2 = d
+        if best1 < 99:
+            if best1 < RACE_TERMS:
+                out[_RACE + best1] += 1
+            out[_RACE_STEP] += far - best1
+        if self.need > 1 and best2 < RACE_TERMS:
+            out[_RACE + best2] += 1
+        friends = occ
+        if self.teams:
+            for p in self.partners[seat]:
+                friends |= pos.occ[p]
+        if (allocc & ~friends) & self.threat_zone[seat]:
+            out[_DEFENCE] = min((occ & self.guard_zone[seat]).bit_count(), 2)
+        linked = 0
+        for o in self.up:
+            linked |= occ & ((occ << o) | (occ >> o))
+        out[_COHESION] = linked.bit_count()
+        out[_DEFENDED] = self.defended(occ).bit_count()
+        return out
+
+
+RACE_TERMS = len(Weights().race)
+TERM_NAMES: tuple[str, ...] = (
+    "man", "knight", "advance", *(f"race{d}" for d in range(RACE_TERMS)), "defence",
+    "cohesion", "hanging", "tempo", "race_step", "defended", "chain")
+_MAN, _KNIGHT, _ADVANCE, _RACE = 0, 1, 2, 3
+(_DEFENCE, _COHESION, _HANGING, _TEMPO, _RACE_STEP, _DEFENDED,
+ _CHAIN) = range(_RACE + RACE_TERMS, len(TERM_NAMES))
+
+
+def term_weights(w: Weights) -> list[float]:
+    """The weights in TERM_NAMES order (race distances past the tuple's end weigh 0)."""
+    race = list(w.race[:RACE_TERMS]) + [0] * (RACE_TERMS - len(w.race))
+    return [w.man, w.knight, w.advance, *race, w.defence, w.cohesion, w.hanging, w.tempo,
+            w.race_step, w.defended, w.chain]
+
+
+def weights_from_terms(values: list[float], base: Weights = DEFAULT_WEIGHTS) -> Weights:
+    """`base` with the tuned values, rounded to whole units."""
+    r = [round(x) for x in values]
+    return _replace(base, man=r[_MAN], knight=r[_KNIGHT], advance=r[_ADVANCE],
+                    race=tuple(r[_RACE:_RACE + RACE_TERMS]), defence=r[_DEFENCE],
+                    cohesion=r[_COHESION], hanging=r[_HANGING], tempo=r[_TEMPO],
+                    race_step=r[_RACE_STEP], defended=r[_DEFENDED], chain=r[_CHAIN])
+
+
+def linear_score(counts: list[float], weights: list[float], mine_thin: bool,
+                 theirs_thin: bool) -> float:
+    """relative() from terms(), before rounding: the sum, cut to a quarter as _endgame cuts
+    a thin side's lead."""
+    diff = sum(c * w for c, w in zip(counts, weights, strict=True))
+    if diff > 0 and mine_thin or diff < 0 and theirs_thin:
+        return diff / 4
+    return diff
+
+
+def weight_changes(data: object) -> dict[str, object]:
+    """Check weights read from a JSON object (name -> whole number, `race` a list of them)
+    and return them as changes for `Weights`; ValueError names the first bad entry."""
+    if not isinstance(data, dict):
+        raise ValueError("weights must be a JSON object of name: value")
+    known = {f.name for f in fields(Weights)}
+    out: dict[str, object] = {}
+    for name, value in data.items():
+        if name not in known:
+            raise ValueError(f"unknown weight '{name}'")
+        if name == "race":
+            if (not isinstance(value, list) or not value
+                    or not all(type(x) is int for x in value)):
+                raise ValueError("weight 'race' takes a list of whole numbers")
+            out[name] = tuple(value)
+        elif type(value) is not int:
+            raise ValueError(f"weight '{name}' takes a whole number")
+        else:
+            out[name] = value
+    return out

@@ -3,10 +3,11 @@
 Attributes the session sets from engine options: `hash_mb` (transposition table size),
 `multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+", used
 with three seats), `opponent_moves` (three seats: each opponent's likeliest moves searched,
-0 = all) and `read_opponents` (three seats: an opponent that keeps making its likeliest move
-is searched with that move alone, `opponents.py`). Methods: `clear` (new game), `search`
-(runs in the session's search thread, polls `stop`), `evaluate` (static score with a
-breakdown).
+0 = all), `read_opponents` (three seats: an opponent that keeps making its likeliest move
+is searched with that move alone, `opponents.py`) and `weights` (evaluation weights by name
+that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFile). Methods:
+`clear` (new game), `search` (runs in the session's search thread, polls `stop`), `evaluate`
+(static score with a breakdown).
 
 The thinking is in `alphabeta.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
 `evaluate.py`, `tt.py` and `timeman.py`.
@@ -33,6 +34,7 @@ class Searcher:
         self.algorithm = "paranoid"  # won the three-seat tournament (docs/search.md)
         self.opponent_moves = OPPONENT_MOVES
         self.read_opponents = True
+        self.weights: dict[str, object] = {}
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
 
@@ -44,6 +46,7 @@ class Searcher:
                stop: StopFlag) -> SearchResult:
         if self._tt.mb != self.hash_mb:
             self._tt.resize(self.hash_mb)
+        self._use_weights()
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
         return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
                                 algorithm=algorithm, skill=max(0, min(20, self.skill)),
@@ -52,4 +55,17 @@ class Searcher:
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""
+        self._use_weights()
         return self._search.evaluator(pos).explain(pos)
+
+    def _use_weights(self) -> None:
+        """Hand `weights` to the search as its `w_<name>` options (the overrides its
+        evaluator reads), dropping what was built or stored under other weights."""
+        search = self._search
+        wanted = {"w_" + k: v for k, v in self.weights.items()}
+        if wanted == {k: v for k, v in search.options.items() if k.startswith("w_")}:
+            return
+        options = {k: v for k, v in search.options.items() if not k.startswith("w_")}
+        search.options = {**options, **wanted}
+        search.evaluators = {}  # built with the old weights
+        search.clear()  # the table's scores came from them too

@@ -1,0 +1,146 @@
+"""Positions from self-play labelled with the games' results, for tuning the evaluation by
+Texel's method (bench/texel_tune.py).
+
+    python bench/texel_data.py --variant camelot --games 400 --nodes 500 --out camelot.texel
+
+The searcher plays itself in process under a node limit (deterministic), after a few random
+opening plies seeded by the game number. Each quiet position (the game goes on and the side
+to move has no compulsory capture) after the book plies and before the game is decided (the
+searcher has seen a forced win or loss) becomes a line
+
+    <position string> ; result <points of the side to move>
+
+points: a win 1, a loss 0, a draw 1/2 (two seats) or 1/3 (three seats). A game is written
+whole, then a line `# game N`; a rerun with the same --out appends and skips the games the
+file already holds, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+from collections.abc import Iterator
+from multiprocessing import Pool
+
+from canter.engine import Position, get_variant
+from canter.engine.rules.movegen import must_capture
+from canter.engine.search.limits import Limits, SearchInfo, StopFlag
+from canter.engine.search.searcher import Searcher
+
+MAX_PLIES = 400  # an unfinished game counts as a draw, as in bench/selfplay.py
+GAME_MARK = re.compile(r"^# game (\d+)\s*$")
+
+
+def points(pos: Position, seat: int) -> float:
+    """What the game gave `seat`: 1 a win, 0 a loss, a draw shared by the seats."""
+    out = pos.outcome()
+    n = pos.variant.nseats
+    if out is None or out.winner is None:
+        return 1 / n
+    return 1.0 if out.wins_for(seat) else 0.0
+
+
+def play_game(variant: str, index: int, nodes: int, seed: int, opening: int,
+              book: int) -> tuple[list[str], Position]:
+    """One game: its labelled lines and its last position."""
+    pos = Position.start(get_variant(variant))
+    rng = random.Random(seed * 1_000_003 + index)
+    for _ in range(opening):
+        if pos.outcome() is not None:
+            break
+        pos.push(rng.choice(pos.legal_moves()))
+    # One searcher per seat, so neither reads the other's table.
+    searchers = [Searcher() for _ in range(pos.variant.nseats)]
+    limits = Limits(nodes=nodes)
+    kept: list[tuple[str, int]] = []
+    decided = False
+    while pos.outcome() is None and len(pos.move_stack) < MAX_PLIES:
+        last: list[SearchInfo] = []
+        result = searchers[pos.turn].search(pos, limits, last.append, StopFlag())
+        info = result.info or (last[-1] if last else None)
+        # Once a side has a forced result the rest of the game says nothing about the
+        # evaluation (the search decides it), so its positions are left out.
+        if info is not None and info.score_win is not None:
+            decided = True
+        if (not decided and len(pos.move_stack) >= book and not must_capture(pos)):
+            kept.append((pos.to_string(), pos.turn))
+        pos.push(result.best)
+    lines = [f"{text} ; result {_points_text(points(pos, seat))}" for text, seat in kept]
+    return lines, pos
+
+
+def _points_text(p: float) -> str:
+    return "0.5" if p == 0.5 else ("1/3" if abs(p - 1 / 3) < 1e-9 else f"{p:g}")
+
+
+def done_games(path: str) -> set[int]:
+    """The games a previous run wrote whole."""
+    done = set()
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = GAME_MARK.match(line)
+                if m:
+                    done.add(int(m.group(1)))
+    except FileNotFoundError:
+        pass
+    return done
+
+
+def _job(args: tuple) -> tuple[int, list[str], int]:
+    variant, index, nodes, seed, opening, book = args
+    lines, last = play_game(variant, index, nodes, seed, opening, book)
+    return index, lines, len(last.move_stack)
+
+
+def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int = 1,
+        opening: int = 4, book: int = 8, first: int = 0, quiet: bool = False) -> int:
+    """Play the games the file does not hold yet; returns the number of lines written."""
+    done = done_games(out)
+    todo = [(variant, i, nodes, seed, opening, book)
+            for i in range(first, first + games) if i not in done]
+    written = 0
+    started = time.time()
+    results: Iterator[tuple[int, list[str], int]]
+    pool = Pool(jobs) if jobs > 1 else None
+    results = pool.imap_unordered(_job, todo) if pool else map(_job, todo)
+    try:
+        with open(out, "a", encoding="utf-8") as f:
+            for k, (index, lines, plies) in enumerate(results, 1):
+                f.writelines(line + "\n" for line in lines)
+                f.write(f"# game {index}\n")
+                f.flush()
+                written += len(lines)
+                if not quiet:
+                    secs = time.time() - started
+                    sys.stderr.write(f"game {index}: {plies} plies, {len(lines)} positions; "
+                                     f"{k}/{len(todo)} games, {written} positions, "
+                                     f"{secs:.0f} s\n")
+    finally:
+        if pool:
+            pool.terminate()
+    return written
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="camelot")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--nodes", type=int, default=500, help="node limit per move")
+    ap.add_argument("--out", required=True, help="data file (appended to)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the random openings")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--opening", type=int, default=4, help="random plies at the start")
+    ap.add_argument("--book", type=int, default=8, help="plies not written at the start")
+    ap.add_argument("--first", type=int, default=0, help="number of the first game")
+    a = ap.parse_args()
+    get_variant(a.variant)  # a bad name fails here, before any process starts
+    n = run(a.variant, a.games, a.nodes, a.out, a.seed, a.jobs, a.opening, a.book, a.first)
+    print(f"{n} positions written to {a.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""Tune the evaluation's weights on positions labelled with game results (Texel's method),
+in pure Python.
+
+    python bench/texel_tune.py camelot.texel --iterations 400 --out weights.json
+
+The data come from bench/texel_data.py. The evaluation of a two-sided game is linear in its
+weights (evaluate.py `Evaluator.terms`, with the endgame quarter applied to the sum), so each
+position's counts are computed once, and an iteration is a few passes over columns of
+numbers. First the scale K of the sigmoid  result ~ 1 / (1 + 10^(-K * eval / 400))  is fitted
+with the current weights, then the weights (Man stays 100: it fixes the scale) follow the
+gradient of the mean squared error (Adam steps). A share of the games (--holdout) is kept out
+of the fit and its error reported, so overfitting shows; the weights written are those with
+the lowest held-out error seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from operator import mul
+
+from canter.engine import Position, get_variant
+from canter.engine.search.evaluate import (
+    TERM_NAMES,
+    Evaluator,
+    Weights,
+    term_weights,
+    weights_for,
+    weights_from_terms,
+)
+
+LN10 = math.log(10)
+# Terms the tuner leaves alone: Man is the unit of the scale.
+ANCHOR = ("man",)
+
+
+@dataclass
+class Data:
+    """Positions as columns: one list of counts per term, the endgame-cut flags, results."""
+
+    cols: list[list[float]] = field(default_factory=lambda: [[] for _ in TERM_NAMES])
+    mine_thin: list[bool] = field(default_factory=list)
+    theirs_thin: list[bool] = field(default_factory=list)
+    results: list[float] = field(default_factory=list)
+
+    def add(self, counts: list[float], mine_thin: bool, theirs_thin: bool,
+            result: float) -> None:
+        for col, x in zip(self.cols, counts, strict=True):
+            col.append(x)
+        self.mine_thin.append(mine_thin)
+        self.theirs_thin.append(theirs_thin)
+        self.results.append(result)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+def parse_result(text: str) -> float:
+    text = text.strip()
+    if "/" in text:
+        a, b = text.split("/")
+        return int(a) / int(b)
+    return float(text)
+
+
+def read_samples(path: str) -> list[tuple[int, str, float]]:
+    """(game number, position string, result of the side to move) for each line."""
+    samples: list[tuple[int, str, float]] = []
+    pending: list[tuple[str, float]] = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            if line.startswith("#"):
+                parts = line.split()
+                if len(parts) == 3 and parts[1] == "game":
+                    samples += [(int(parts[2]), text, r) for text, r in pending]
+                    pending = []
+                continue
+            text, sep, label = line.rpartition(" ; result ")
+            if not sep:
+                raise ValueError(f"{path}:{n}: no ' ; result ' in the line")
+            pending.append((text, parse_result(label)))
+    # Lines after the last game mark (a run cut short) count as one more game.
+    samples += [(-1, text, r) for text, r in pending]
+    return samples
+
+
+def build(samples: list[tuple[int, str, float]], ev: Evaluator) -> Data:
+    data = Data()
+    for _, text, result in samples:
+        pos = Position.from_string(text)
+        counts, mine_thin, theirs_thin = ev.terms(pos, pos.turn)
+        data.add(counts, mine_thin, theirs_thin, result)
+    return data
+
+
+def split(samples: list[tuple[int, str, float]], holdout: float,
+          seed: int = 0) -> tuple[list, list]:
+    """Whole games to each side (positions of one game are alike)."""
+    games = sorted({g for g, _, _ in samples})
+    random.Random(seed).shuffle(games)
+    held = set(games[: round(len(games) * holdout)])
+    train = [s for s in samples if s[0] not in held]
+    valid = [s for s in samples if s[0] in held]
+    return train, valid
+
+
+def evals(data: Data, weights: list[float]) -> list[float]:
+    acc = [0.0] * len(data)
+    for w, col in zip(weights, data.cols, strict=True):
+        if w:
+            acc = [a + w * x for a, x in zip(acc, col, strict=True)]
+    return [d / 4 if (d > 0 and m) or (d < 0 and t) else d
+            for d, m, t in zip(acc, data.mine_thin, data.theirs_thin, strict=True)]
+
+
+def _sigmoid(x: float) -> float:
+    if x < -50:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def mse(data: Data, weights: list[float], k: float) -> float:
+    if not len(data):
+        return float("nan")
+    c = k * LN10 / 400
+    total = 0.0
+    for e, y in zip(evals(data, weights), data.results, strict=True):
+        total += (y - _sigmoid(c * e)) ** 2
+    return total / len(data)
+
+
+def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0) -> float:
+    """The K of least error: golden-section search on log K (the error is unimodal in K)."""
+    es = evals(data, weights)
+    ys = data.results
+
+    def err(logk: float) -> float:
+        c = math.exp(logk) * LN10 / 400
+        return sum((y - _sigmoid(c * e)) ** 2 for e, y in zip(es, ys, strict=True))
+
+    a, b = math.log(lo), math.log(hi)
+    g = (math.sqrt(5) - 1) / 2
+    x1, x2 = b - g * (b - a), a + g * (b - a)
+    f1, f2 = err(x1), err(x2)
+    for _ in range(60):
+        if f1 < f2:
+            b, x2, f2 = x2, x1, f1
+            x1 = b - g * (b - a)
+            f1 = err(x1)
+        else:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + g * (b - a)
+            f2 = err(x2)
+    return math.exp((a + b) / 2)
+
+
+def gradient(data: Data, weights: list[float], k: float, free: list[int]) -> list[float]:
+    c = k * LN10 / 400
+    n = len(data)
+    acc = [0.0] * n
+    for w, col in zip(weights, data.cols, strict=True):
+        if w:
+            acc = [a + w * x for a, x in zip(acc, col, strict=True)]
+    # d MSE / d eval for each position, the endgame quarter included.
+    r = []
+    for d, m, t, y in zip(acc, data.mine_thin, data.theirs_thin, data.results, strict=True):
+        cut = 0.25 if (d > 0 and m) or (d < 0 and t) else 1.0
+        s = _sigmoid(c * d * cut)
+        r.append(2 * (s - y) * s * (1 - s) * c * cut / n)
+    g = [0.0] * len(weights)
+    for j in free:
+        g[j] = sum(map(mul, r, data.cols[j]))
+    return g
+
+
+def tune(train: Data, start: list[float], k: float, iterations: int, rate: float = 1.0,
+         valid: Data | None = None, frozen: tuple[str, ...] = (),
+         log=None) -> tuple[list[float], int]:
+    """Adam on the training error from `start`. Returns the weights with the lowest held-out
+    error seen (the training error's when there is no held-out set) and the iteration they
+    were seen at."""
+    frozen = frozen + ANCHOR
+    free = [j for j, name in enumerate(TERM_NAMES) if name not in frozen]
+    w = list(start)
+    m = [0.0] * len(w)
+    v = [0.0] * len(w)
+    b1, b2, eps = 0.9, 0.999, 1e-12
+    judge = valid if valid is not None and len(valid) else train
+    best, best_err, best_it = list(w), mse(judge, w, k), 0
+    for it in range(1, iterations + 1):
+        g = gradient(train, w, k, free)
+        for j in free:
+            m[j] = b1 * m[j] + (1 - b1) * g[j]
+            v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j]
+            mh = m[j] / (1 - b1 ** it)
+            vh = v[j] / (1 - b2 ** it)
+            w[j] -= rate * mh / (math.sqrt(vh) + eps)
+        if judge is not train or it % 10 == 0 or it == iterations:
+            err = mse(judge, w, k)
+            if err < best_err:
+                best, best_err, best_it = list(w), err, it
+        if log and (it % 25 == 0 or it == iterations):
+            log(f"iteration {it}: training {mse(train, w, k):.6f}"
+                + (f", held out {mse(valid, w, k):.6f}" if judge is valid else ""))
+    return best, best_it
+
+
+def tuned_json(weights: Weights) -> dict[str, object]:
+    """The tuned fields only, so that a file loaded for another game changes no more."""
+    out: dict[str, object] = {}
+    for name in ("man", "knight", "advance", "race", "defence", "cohesion", "hanging",
+                 "tempo", "race_step", "defended", "chain"):
+        value = getattr(weights, name)
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("data", help="a file from bench/texel_data.py")
+    ap.add_argument("--variant", default="camelot")
+    ap.add_argument("--iterations", type=int, default=300)
+    ap.add_argument("--rate", type=float, default=1.0, help="Adam step, in weight units")
+    ap.add_argument("--holdout", type=float, default=0.1,
+                    help="share of the games kept out of the fit (0 for none)")
+    ap.add_argument("--freeze", default="", help="terms left as they are, e.g. hanging,chain")
+    ap.add_argument("--start", help="JSON weights to start from (default: the built-in ones)")
+    ap.add_argument("--out", help="write the tuned weights here as JSON")
+    a = ap.parse_args()
+    variant = get_variant(a.variant)
+    base = weights_for(variant)
+    if a.start:
+        with open(a.start, encoding="utf-8") as f:
+            base = Weights(**{k: tuple(x) if isinstance(x, list) else x
+                              for k, x in json.load(f).items()})
+    frozen = tuple(filter(None, a.freeze.split(",")))
+    for name in frozen:
+        if name not in TERM_NAMES:
+            ap.error(f"--freeze: no term '{name}' (terms: {', '.join(TERM_NAMES)})")
+
+    def log(text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    started = time.time()
+    samples = [s for s in read_samples(a.data)]
+    train_s, valid_s = split(samples, a.holdout)
+    ev = Evaluator(variant, base)
+    train, valid = build(train_s, ev), build(valid_s, ev)
+    games = len({g for g, _, _ in samples})
+    log(f"{len(samples)} positions from {games} games: {len(train)} to fit, {len(valid)} "
+        f"held out ({time.time() - started:.0f} s to read)")
+    start = [float(x) for x in term_weights(base)]
+    k = fit_k(train, start)
+    before = (mse(train, start, k), mse(valid, start, k))
+    log(f"K = {k:.4f}; error before: training {before[0]:.6f}, held out {before[1]:.6f}")
+    best, at = tune(train, start, k, a.iterations, a.rate, valid, frozen, log)
+    tuned = weights_from_terms(best, base)
+    final = [float(x) for x in term_weights(tuned)]  # rounded, as the engine will use them
+    after = (mse(train, final, k), mse(valid, final, k))
+    print(f"positions: {len(train)} to fit, {len(valid)} held out; K = {k:.4f}")
+    print(f"error before: training {before[0]:.6f}, held out {before[1]:.6f}")
+    print(f"error after:  training {after[0]:.6f}, held out {after[1]:.6f} "
+          f"(weights of iteration {at})")
+    print(f"{'term':10} {'before':>7} {'after':>7}")
+    for name, x, y in zip(TERM_NAMES, start, final, strict=True):
+        print(f"{name:10} {x:7.0f} {y:7.0f}")
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            json.dump(tuned_json(tuned), f, indent=1)
+            f.write("\n")
+        print(f"weights written to {a.out}")
+    print(f"{time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
