@@ -1,15 +1,17 @@
 """The search: iterative deepening alpha-beta over the rules library's positions.
 
-Two seats: negamax alpha-beta (principal variation search is a switch, off: it showed no
-gain in 800 games, docs/search.md). Three seats: the same code as
-*paranoid* search — the root seat against a coalition of the others; a value is always
-from the point of view of the side to move's team, and is negated only when the team to move
-changes — or *Best-Reply Search* (`brs.py`). Shared: a transposition table keyed by the
-position hash, move ordering (castle entries, captures by material, killers, history; the
-table move first is a switch, off, and orders the root and quiescence only), a quiescence
-search over compulsory captures (no stand-pat while a capture is compulsory), a
-single-reply extension, exact won/lost/drawn scores. No null move: passing
-is not a legal move, and with compulsory captures it would be unsound.
+Two sides (two seats, or two teams): negamax alpha-beta with principal variation search,
+root aspiration windows, and selectivity near the leaves (reverse futility, futility and
+late-move pruning, late move reductions; never for captures, castle entries, or offers that
+force the reply to capture: docs/search.md, "Selectivity"). Three seats: the same code as
+*paranoid* search, full-width and full windows — the root seat against a coalition of the
+others; a value is always from the point of view of the side to move's team, and is
+negated only when the team to move changes — or *Best-Reply Search* (`brs.py`). Shared: a
+transposition table keyed by the position hash, move ordering (castle entries, captures by
+material, killers, history; the table move first for two sides), a quiescence search over
+compulsory captures (no stand-pat while a capture is compulsory), a single-reply extension,
+exact won/lost/drawn scores. No null move: passing is not a legal move, and with compulsory
+captures it would be unsound.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
