@@ -2,6 +2,7 @@
 
     python bench/strength.py --base REV [--variant camelot|tri-camelot]
         [--tc 10+0.1 | --st 1] [--concurrency 2] [--games N] [--pgn FILE] [--change TEXT]
+        [--option NAME=VALUE ...] [--base-option NAME=VALUE ...]
 
 REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
 (reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
@@ -11,8 +12,10 @@ against it with the variant's built-in book:
 - Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
   --games games (default 1,002: 334 openings in all three seat rotations), Elo from new's
   pairwise places against the base seats.
-Give --pgn to be able to resume: the same command with the same file plays only the missing
-games (and a decided SPRT does not play on). The last line is a row for the results table
+--option sets an engine option of `new` (e.g. `--base HEAD --option
+EvalFile=bench/texel-camelot.json` tests a weight set against the same build); an existing
+path in a value is made absolute. Give --pgn to be able to resume: the same command with
+the same file plays only the missing games (and a decided SPRT does not play on). The last line is a row for the results table
 in docs/search.md ("Testing at real limits").
 """
 
@@ -51,7 +54,8 @@ class Limit:
         return f"{self.kind} {self.value}"
 
 
-def engine_field(command: list[str], name: str, directory: Path | None = None) -> str:
+def engine_field(command: list[str], name: str, directory: Path | None = None,
+                 options: tuple[tuple[str, str], ...] = ()) -> str:
     """One `--engine` value; quoted so that paths with spaces survive the arbiter's split."""
     if len(command) == 1:
         # a single command word is split again by the arbiter: quote it twice
@@ -61,6 +65,7 @@ def engine_field(command: list[str], name: str, directory: Path | None = None) -
     words.append(f"name={name}")
     if directory is not None:
         words.append(f"dir={directory}")
+    words += [f"option.{key}={value}" for key, value in options]
     return shlex.join(words)
 
 
@@ -72,13 +77,14 @@ def base_names(variant: str, sha: str) -> list[str]:
 def match_command(*, python: str, base_command: str, base_sha: str, variant: str,
                   limit: Limit, concurrency: int, games: int, pgn: str | None,
                   json_path: str, timemargin: int | None = None,
-                  checkout: Path = CHECKOUT) -> list[str]:
+                  checkout: Path = CHECKOUT, options: tuple[tuple[str, str], ...] = (),
+                  base_options: tuple[tuple[str, str], ...] = ()) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
     checkout, so `-m canter` imports this tree's package whatever the caller's folder."""
     command = [python, "-m", "canter", "match", "--variant", variant,
-               "--engine", engine_field([python, "-m", "canter"], "new", checkout)]
+               "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):
-        command += ["--engine", engine_field([base_command], name)]
+        command += ["--engine", engine_field([base_command], name, None, base_options)]
     command += [f"--{limit.kind}", limit.value, "--concurrency", str(concurrency),
                 "--games", str(games)]
     if timemargin is not None:
@@ -229,10 +235,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an engine option of the tested engine (repeatable), e.g. "
+                        "EvalFile=bench/texel-camelot.json: a weight set is tested against "
+                        "the same build with --base HEAD")
+    p.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an engine option of the base (repeatable)")
     p.add_argument("--change", help="what the test is about, for the results row "
                                     "(default: HEAD, edits and the base)")
     p.add_argument("--repo", type=Path, default=CHECKOUT, help=argparse.SUPPRESS)
     return p
+
+
+def option_pairs(p: argparse.ArgumentParser, flag: str,
+                 texts: list[str]) -> tuple[tuple[str, str], ...]:
+    """NAME=VALUE texts as pairs; a path value is made absolute, since the engines run in
+    other folders."""
+    pairs = []
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            p.error(f"{flag} expects NAME=VALUE, not {text!r}")
+        if value and Path(value).exists():
+            value = str(Path(value).resolve())
+        pairs.append((name.strip(), value))
+    return tuple(pairs)
 
 
 def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Limit, int]:
@@ -279,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     limit, games = check_args(p, args)
+    options = option_pairs(p, "--option", args.option)
+    base_options = option_pairs(p, "--base-option", args.base_option)
     try:
         build = freeze(args.base, repo=args.repo)
     except FreezeError as exc:
@@ -294,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         command = match_command(python=sys.executable, base_command=str(build.command),
                                 base_sha=base_sha, variant=args.variant, limit=limit,
                                 concurrency=args.concurrency, games=games, pgn=pgn,
-                                json_path=json_path, timemargin=args.timemargin)
+                                json_path=json_path, timemargin=args.timemargin,
+                                options=options, base_options=base_options)
         print("$ " + shlex.join(command), flush=True)
         match = subprocess.Popen(command)
         try:

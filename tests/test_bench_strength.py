@@ -214,6 +214,36 @@ def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> N
         "--json", "s.json"]
 
 
+def test_engine_options_go_to_their_own_engine_with_absolute_paths(tmp_path) -> None:
+    weights = tmp_path / "w.json"
+    weights.write_text("{}")
+    p = strength.parser()
+    args = p.parse_args(["--base", "HEAD", "--option", f"EvalFile={weights}",
+                         "--option", "Hash=64", "--base-option", "Skill Level=10"])
+    options = strength.option_pairs(p, "--option", args.option)
+    base_options = strength.option_pairs(p, "--base-option", args.base_option)
+    assert options == (("EvalFile", str(weights.resolve())), ("Hash", "64"))
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc", variant="camelot",
+        limit=strength.Limit("tc", "10+0.1"), concurrency=1, games=10, pgn=None,
+        json_path="s.json", checkout=Path("/src"), options=options, base_options=base_options)
+    new = parse_engine_spec(command[command.index("--engine") + 1])
+    base = parse_engine_spec(command[command.index("--engine") + 3])
+    assert new.name == "new" and new.options == {"EvalFile": str(weights.resolve()),
+                                                 "Hash": "64"}
+    assert base.name == "base-1234567" and base.options == {"Skill Level": "10"}
+
+
+@pytest.mark.parametrize("text", ["EvalFile", "=3", ""])
+def test_an_option_without_name_and_value_is_a_usage_error(text, capsys) -> None:
+    p = strength.parser()
+    args = p.parse_args(["--base", "HEAD", "--option", text])
+    with pytest.raises(SystemExit) as stopped:
+        strength.option_pairs(p, "--option", args.option)
+    assert stopped.value.code == 2
+    assert "--option expects NAME=VALUE" in capsys.readouterr().err
+
+
 def test_the_arbiter_reads_the_engines_back_even_with_spaces_in_paths() -> None:
     spec = parse_engine_spec(strength.engine_field(["/a b/canter"], "base-x"))
     assert spec.command == ["/a b/canter"] and spec.name == "base-x" and spec.cwd is None
