@@ -15,8 +15,8 @@ against it with the variant's built-in book:
 --option sets an engine option of `new` (e.g. `--base HEAD --option
 EvalFile=bench/texel-camelot.json` tests a weight set against the same build); an existing
 path in a value is made absolute. Give --pgn to be able to resume: the same command with
-the same file plays only the missing games (and a decided SPRT does not play on). The last line is a row for the results table
-in docs/search.md ("Testing at real limits").
+the same file plays only the missing games (and a decided SPRT does not play on). The
+last line is a row for the results table in docs/search.md ("Testing at real limits").
 """
 
 from __future__ import annotations
