@@ -65,3 +65,114 @@ def test_the_finder_keeps_only_a_move_the_alternatives_fall_short_of(tmp_path):
     assert found[0][0].startswith("cam ") and " w " in found[0][0]
     again = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0 and read_suite(out) == found
+
+
+def _camelot_game(plies: int) -> list[str]:
+    """The first `plies` moves of a game where each side plays its last legal move (in
+    the rules library's order; the first shuffles a Man to a third repetition): a legal,
+    repeatable record with a game going on after every move."""
+    from canter.engine import Position, format_move
+
+    pos = Position.start("camelot")
+    moves = []
+    for _ in range(plies):
+        move = pos.legal_moves()[-1]
+        moves.append(format_move(pos.variant, move))
+        pos.push(move)
+    return moves
+
+
+def _record(moves: list[str], result: str = "*") -> str:
+    pairs = [f"{n // 2 + 1}. {' '.join(moves[n:n + 2])}" for n in range(0, len(moves), 2)]
+    return f'[Variant "Camelot"]\n\n{" ".join(pairs)} {result}\n\n'
+
+
+def test_every_nth_position_starts_at_another_ply_in_each_game(tmp_path):
+    from find_tactics import positions
+
+    one = tmp_path / "one.pgn"
+    one.write_text(_record(_camelot_game(10)), encoding="utf-8")
+    # skip 2, every 3: game 1 takes plies 2, 5, 8
+    assert [s.split(":")[-1] for _, s in positions([str(one)], 2, 3)] == ["2", "5", "8"]
+    two = tmp_path / "two.pgn"
+    two.write_text(_record(_camelot_game(10)) + _record(_camelot_game(11)), encoding="utf-8")
+    # game 2 starts one ply later (3, 6, 9) and adds ply 11 only where game 1 ended
+    sources = [s for _, s in positions([str(two)], 2, 3)]
+    assert sources == ["two.pgn:1:2", "two.pgn:1:5", "two.pgn:1:8", "two.pgn:2:3",
+                       "two.pgn:2:6", "two.pgn:2:9"]
+    # every position: the second game repeats the first's ten and adds its eleventh only
+    sources = [s for _, s in positions([str(two)], 2, 1)]
+    assert len(sources) == 10 and sources[-1] == "two.pgn:2:11"
+
+
+def test_a_record_cut_off_by_a_running_match_loses_only_its_last_game(tmp_path):
+    from find_tactics import finished_games
+
+    moves = _camelot_game(6)
+    games = tmp_path / "g.pgn"
+    whole = _record(moves, "1-0") + _record(moves[:4], "0-1")
+    games.write_text(whole + '[Variant "Camelot"]\n\n1. ' + moves[0][:-1], encoding="utf-8")
+    assert [len(g.moves) for g in finished_games(str(games))] == [6, 4]
+    games.write_text(whole + '[Variant "Camelot"]\n\n1. ' + moves[0], encoding="utf-8")
+    assert [len(g.moves) for g in finished_games(str(games))] == [6, 4]
+    games.write_text(whole, encoding="utf-8")
+    assert [len(g.moves) for g in finished_games(str(games))] == [6, 4]
+
+
+def test_the_screen_passes_half_the_margins_or_a_win_the_second_move_lacks():
+    from find_tactics import WIN, Reading
+
+    # gain 150 and gap 150 asked: the screen lets through 75 of each
+    assert Reading("a", 80, 0, 0, 3).promising(150, 150)
+    assert not Reading("a", 80, 0, 0, 3).holds(150, 150)
+    assert not Reading("a", 70, 0, 0, 3).promising(150, 150)  # gap 70
+    assert not Reading("a", 80, 10, -50, 3).promising(150, 150)  # gap 70, gain 130
+    # the gain is counted from the lower of the eval and the second move's score
+    assert Reading("a", 200, 40, 0, 3).holds(200, 150)
+    assert not Reading("a", 200, 40, 60, 3).holds(200, 150)  # gain 160
+    assert Reading("a", WIN - 3, 50, 40, 3).promising(150, 150)
+    # both moves win: a few points apart, never a tactic, not worth a long search
+    assert not Reading("a", WIN - 1, WIN - 2, 40, 3).promising(150, 150)
+
+
+def test_the_screen_the_depth_field_and_resuming_from_the_seen_file(tmp_path):
+    games = tmp_path / "g.pgn"
+    games.write_text(f'[Variant "Cam"]\n[SetUp "1"]\n[Position "{ENTRY_NEXT}"]\n\n'
+                     "1... G5-G6 *\n", encoding="utf-8")
+    out, seen = tmp_path / "found.txt", tmp_path / "seen.txt"
+    args = [sys.executable, str(BENCH / "find_tactics.py"), str(games), "--screen", "0.1",
+            "--st", "0.2", "--verify", "0.3", "--skip", "0", "--out", str(out),
+            "--seen", str(seen)]
+    # every White move wins: the screen already sees a shared win and stops there
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert not out.exists() and "; screened out ; source g.pgn:1:1" in seen.read_text()
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert "0 positions examined" in done.stderr
+    seen.unlink()
+    done = subprocess.run(args + ["--gap", "1", "--gain", "1"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = out.read_text().strip()
+    assert " bm D12-D13 ; gap 1 ; " in line and line.endswith("; source g.pgn:1:1")
+    assert int(line.split("; depth ")[1].split()[0]) >= 1
+    assert "; tactic D12-D13 ;" in seen.read_text()
+    assert "1 passed the screen, 1 candidates, 1 kept" in done.stderr
+
+
+def test_max_positions_sizes_a_run_and_the_next_run_goes_on(tmp_path):
+    games = tmp_path / "g.pgn"
+    games.write_text(_record(_camelot_game(5)), encoding="utf-8")
+    out, seen = tmp_path / "found.txt", tmp_path / "seen.txt"
+    args = [sys.executable, str(BENCH / "find_tactics.py"), str(games), "--screen", "0.05",
+            "--st", "0.05", "--verify", "0.05", "--skip", "1", "--every", "2",
+            "--max-positions", "2", "--out", str(out), "--seen", str(seen)]
+    # skip 1, every 2: plies 1, 3, 5, two in each run
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "2 positions examined" in done.stderr
+    first = [line.rsplit(":", 1)[1] for line in seen.read_text().splitlines()]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert "1 positions examined" in done.stderr
+    later = [line.rsplit(":", 1)[1] for line in seen.read_text().splitlines()]
+    assert first == ["1", "3"] and later == ["1", "3", "5"]

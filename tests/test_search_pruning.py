@@ -37,7 +37,7 @@ def watched_search(pos: Position, depth: int, **switches) -> tuple[list, object]
 
 
 def game_positions(variant: str, seed: int, plies: int, every: int) -> list[Position]:
-    """Positions of a seeded random game (captures preferred, so exchanges happen)."""
+    """Positions of a seeded random game, every `every` plies, while it is on."""
     rng = random.Random(seed)
     pos = Position.start(variant)
     out = []
@@ -69,31 +69,43 @@ def test_only_quiet_moves_are_pruned_or_reduced(variant, seed):
     assert kinds == {"pruned", "reduced"} if variant == "camelot" else "reduced" in kinds
 
 
-def test_capture_duty_position_searches_every_capture():
-    # White must capture: D4 can jump D5 (and on over D7), C6 can jump D7.
-    pos = setup("camelot", w="D4 C6 K10 A8 B8", b="D5 D7 L12 K12")
-    assert movegen.must_capture(pos)
-    seen, result = watched_search(pos, depth=5)
-    assert result.best.capture_bits
-    assert all(not duty for *_, duty, _ in seen)
-
-
-def test_winning_castle_entry_found_behind_many_quiet_moves():
-    # White has a Man in the black castle (F16) and one next to it: G15-G16 wins at once,
-    # with a dozen quiet moves of far pieces beside it; Black can do nothing in time.
-    pos = setup("camelot", w="F16 G15 A6 B6 C6 D6 E6 A7 B7", b="L5 K5")
-    for depth in (1, 2, 3, 4):
+def test_one_reply_extension_at_the_pruning_horizon_does_not_break_the_search():
+    # Two plies on, White has a single quiet move at remaining depth 3 of a depth-4 search:
+    # the single-reply extension raises that node to depth 4, beyond the late-move table.
+    pos = Position.from_string("camelot 2/8/10/5W6/12/7W4/3w8/8b3/12/4w2wWw2/5w6/3w1w2ww2/"
+                               "12/10/8/1B b 0,0 - - 4 33")
+    for depth in (3, 4, 5):
         seen, result = watched_search(pos, depth=depth)
-        pos.push(result.best)
-        assert pos.outcome() is not None and pos.outcome().winner == 0, depth
-        pos.pop()
+        assert result.best in pos.legal_moves()
 
 
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
-def test_three_seats_neither_prune_nor_reduce(algorithm):
+def test_weights_beyond_reason_never_pose_as_a_forced_win():
+    # A Knight worth a million (options bypass the EvalFile bounds): the static score is
+    # capped, so no search reports a win that is not there.
+    pos = setup("camelot", w="KD6 KE6 KF6 A8", b="L12")
+    searcher = Searcher()
+    searcher._search.options.update({"w_knight": 10**6})
+    infos = []
+    searcher.search(pos, Limits(depth=2), infos.append, StopFlag())
+    assert all(info.score_win is None for info in infos)
+    assert infos[-1].score_cp is not None and infos[-1].score_cp > 1000
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4])
+def test_a_castle_entry_inside_the_tree_is_seen_from_every_root_move(depth):
+    # Black to move cannot stop G15-G16 (White's second piece into the castle): every Black
+    # move loses, so each root move's null-window subtree (pruning allowed) must find the
+    # entry, or some move would look safe.
+    pos = setup("camelot", turn="b", w="F16 G15 A6 B6 C6", b="L5 K5 L8 K9 J10")
+    infos = []
+    Searcher().search(pos, Limits(depth=depth), infos.append, StopFlag())
+    assert infos[-1].score_win == -1
+
+
+def test_three_seats_neither_prune_nor_reduce():
+    # (Best-Reply Search has its own tree and never calls negamax: paranoid is the case.)
     pos = game_positions("tri-camelot", 7, plies=12, every=12)[0]
     searcher = Searcher()
-    searcher.algorithm = algorithm
     seen = []
     searcher._search.watch = lambda *args: seen.append(args)
     searcher.search(pos, Limits(depth=4), lambda info: None, StopFlag())

@@ -210,6 +210,8 @@ def test_weight_changes_check_names_and_values():
                      ({"knight": 1.5}, "'knight' takes a whole number"),
                      ({"man": True}, "'man' takes a whole number"),
                      ({"race": 5}, "'race' takes a list"),
+                     ({"knight": 40000}, "'knight' must be within"),
+                     ({"race": [100, -3000]}, "'race' must be within"),
                      ([1, 2], "JSON object")):
         with pytest.raises(ValueError, match=why):
             weight_changes(bad)
@@ -240,6 +242,23 @@ def test_eval_file_changes_the_evaluation_and_a_bad_one_changes_nothing(tmp_path
         s.set_option("EvalFile", str(tmp_path / "missing.json"))
     s.set_option("EvalFile", "")
     assert s.searcher().evaluate(s.position)[0] == before
+
+
+def test_weights_from_a_file_leave_ablation_overrides_alone(tmp_path):
+    # An ablation sets a `w_` option directly; weights from a file come and go beside it.
+    from canter.engine.search.searcher import Searcher
+
+    pos = setup("camelot", w="KD6 E6 F6 G6", b="D11 E11 F11")
+    searcher = Searcher()
+    searcher._search.options["w_cohesion"] = 50
+    searcher.weights = {"knight": 400}
+    with_both, _ = searcher.evaluate(pos)
+    searcher.weights = {}
+    cohesion_only, _ = searcher.evaluate(pos)
+    assert searcher._search.options == {"w_cohesion": 50}
+    assert with_both - cohesion_only == 400 - 160
+    plain = Searcher().evaluate(pos)[0]
+    assert cohesion_only - plain == (50 - 3) * (4 - 3)  # D6-E6-F6-G6 linked, D11-E11-F11
 
 
 def test_eval_file_through_the_pipes(tmp_path):

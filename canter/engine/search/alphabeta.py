@@ -34,6 +34,7 @@ from canter.engine.search.common import (
     OPPK_SALT,
     READ_SALT,
     ROOT_SALT,
+    STATIC_CAP,
     WIN,
     WIN_BOUND,
     first_item,
@@ -173,8 +174,13 @@ class Search:
 
     def _static(self, pos: Position) -> int:
         if self.nseats == 2:
-            return self.ev.relative(pos, pos.turn)
-        return self.ev.relative(pos, self.root) * self._sign(pos.turn)
+            value = self.ev.relative(pos, pos.turn)
+        else:
+            value = self.ev.relative(pos, self.root) * self._sign(pos.turn)
+        # Never a won or lost score: those are exact (weights from a file could reach them).
+        if -STATIC_CAP <= value <= STATIC_CAP:
+            return value
+        return STATIC_CAP if value > 0 else -STATIC_CAP
 
     def _wins_now(self, pos: Position) -> bool:
         """Can the side to move (not bound to capture) enter the target castle and win with
@@ -351,12 +357,16 @@ class Search:
         # quiet moves that cannot lift the score to alpha, or that come too late in the
         # order, are not searched. Captures and castle entries always are.
         futile = static is not None and depth <= 2 and static + FUTILITY[depth] <= alpha
-        late = LMP_COUNT[depth] if static is not None else 1 << 30
+        # (The single-reply extension may have raised `depth` past PRUNE_DEPTH: one move,
+        # nothing to prune.)
+        late = LMP_COUNT[depth] if static is not None and depth <= PRUNE_DEPTH else 1 << 30
         threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
         index = 0
         for m in moves:
             quiet = not m.capture_bits and not target >> m.end & 1
-            skip = not first and quiet and (futile or index >= late)
+            # Late moves are pruned only once a move has been found that does not lose:
+            # the one defence against a castle entry may come late in the order.
+            skip = not first and quiet and (futile or index >= late and best > -WIN_BOUND)
             reduce = (not first and quiet and lmr_from <= index and m._key not in killers)
             pos.push(m)
             if skip and movegen.must_capture(pos):
@@ -480,7 +490,7 @@ class Search:
         hc = pos.hash
         self.rep[hc] = self.rep.get(hc, 0) + 1
         # A null window (the root's test of a later move) is not a PV node: it may prune.
-        pv_node = beta - alpha > 1 or not self.prune
+        pv_node = beta - alpha > 1 or self.three
         try:
             if self._sign(pos.turn) != 1:
                 return -self.negamax(depth - 1, -beta, -alpha, 1, pv_node)

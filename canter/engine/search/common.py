@@ -13,6 +13,7 @@ from canter.engine.search.opponents import likely_key
 INF = 1_000_000
 WIN = 100_000
 WIN_BOUND = WIN - 1000  # scores beyond this are exact wins or losses
+STATIC_CAP = WIN_BOUND // 2  # static scores are kept within this (never a won score)
 
 _SALT = random.Random("canter-search-salt")
 ROOT_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # paranoid values depend on the root

@@ -427,6 +427,9 @@ def linear_score(counts: list[float], weights: list[float], mine_thin: bool,
     return diff
 
 
+MAX_WEIGHT = 2000  # per weight (the searcher also caps static scores below won-game scores)
+
+
 def weight_changes(data: object) -> dict[str, object]:
     """Check weights read from a JSON object (name -> whole number, `race` a list of them)
     and return them as changes for `Weights`; ValueError names the first bad entry."""
@@ -441,9 +444,15 @@ def weight_changes(data: object) -> dict[str, object]:
             if (not isinstance(value, list) or not value
                     or not all(type(x) is int for x in value)):
                 raise ValueError("weight 'race' takes a list of whole numbers")
+            values = value
             out[name] = tuple(value)
         elif type(value) is not int:
             raise ValueError(f"weight '{name}' takes a whole number")
         else:
+            values = [value]
             out[name] = value
+        # A weight far beyond any tuned value is a mistake in the file (the searcher caps
+        # static scores anyway, so that no weight can pose as a forced win).
+        if any(abs(x) > MAX_WEIGHT for x in values):
+            raise ValueError(f"weight '{name}' must be within ±{MAX_WEIGHT}")
     return out

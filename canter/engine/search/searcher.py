@@ -37,6 +37,7 @@ class Searcher:
         self.weights: dict[str, object] = {}
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
+        self._applied: dict[str, object] = {}  # the `w_` options `weights` put in place
 
     def clear(self) -> None:
         """New game: forget the table and the move-ordering history."""
@@ -60,12 +61,15 @@ class Searcher:
 
     def _use_weights(self) -> None:
         """Hand `weights` to the search as its `w_<name>` options (the overrides its
-        evaluator reads), dropping what was built or stored under other weights."""
+        evaluator reads), dropping what was built or stored under other weights. Only the
+        keys it set itself are replaced: `w_` options set directly (ablation matches) stay."""
         search = self._search
         wanted = {"w_" + k: v for k, v in self.weights.items()}
-        if wanted == {k: v for k, v in search.options.items() if k.startswith("w_")}:
+        if wanted == self._applied:
             return
-        options = {k: v for k, v in search.options.items() if not k.startswith("w_")}
-        search.options = {**options, **wanted}
+        for key in self._applied:
+            search.options.pop(key, None)
+        search.options.update(wanted)
+        self._applied = wanted
         search.evaluators = {}  # built with the old weights
         search.clear()  # the table's scores came from them too
