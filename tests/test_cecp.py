@@ -251,7 +251,8 @@ def test_ping_is_answered_while_the_engine_thinks(engine):
 
 
 def test_question_mark_moves_now(engine):
-    engine.start("new", "force", "st 60", "post", "go")
+    # Without the book, which would answer the start position at once.
+    engine.start("option OwnBook=0", "new", "force", "st 60", "post", "go")
     time.sleep(0.5)
     started = time.monotonic()
     engine.send("?", "ping 3")

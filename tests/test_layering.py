@@ -29,6 +29,8 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
                                 "canter.adapters.measure")),
     # `canter bench` runs the searcher in-process: it measures the search, not an engine.
     ("canter.adapters.measure", ("canter.protocol", "canter.cli")),
+    # `canter book build` runs it in-process too: a book is the search's own output.
+    ("canter.adapters.book", ("canter.protocol", "canter.cli")),
     # The browser board knows no rules: everything it shows comes from engine processes
     # (tests/test_gui_server.py also checks that importing it loads no canter.engine module).
     ("canter.adapters.gui", ("canter.protocol", "canter.cli", "canter.engine",

@@ -102,6 +102,10 @@ OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
 READ_OPPONENTS = OptionSpec("Three Seat Read Opponents", CHECK, True)
 # A JSON file of evaluation weights (bench/texel_tune.py writes one); empty = built in.
 EVAL_FILE = OptionSpec("EvalFile", STRING, "")
+# The opening book (docs/book.md): used for moves on the clock, never in analysis.
+OWN_BOOK = OptionSpec("OwnBook", CHECK, True)
+# A book file in the book format; empty = the book shipped for the game being played.
+BOOK_FILE = OptionSpec("BookFile", STRING, "")
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
@@ -109,4 +113,5 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, *rule_options(rules)]
+            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE,
+            *rule_options(rules)]

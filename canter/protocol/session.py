@@ -59,6 +59,39 @@ def read_eval_file(path: str) -> dict[str, object]:
         raise ProtocolError(f"{where}: {exc}") from None
 
 
+def read_book_file(path: str):
+    """The book a BookFile names (empty path: None, the shipped books), or ProtocolError
+    saying in one line what is wrong, with the line number for a malformed line; the
+    caller keeps the book it had."""
+    if not path.strip():
+        return None
+    from canter.engine.search.book import BookError, parse_book
+
+    where = f"option 'BookFile' not set: '{echo(path)}'"
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
+    except UnicodeDecodeError:
+        raise ProtocolError(f"{where}: not UTF-8 text") from None
+    try:
+        return parse_book(text)
+    except BookError as exc:
+        raise ProtocolError(f"{where}: {exc}") from None
+
+
+def book_applies(limits: Limits, seat: int) -> bool:
+    """A game move on the clock: a movetime or the mover's clock, and nothing that asks for
+    a search as such (infinite, ponder, or a depth, node or mate limit: analysis, tests and
+    fixed-depth matches want the search, not the book)."""
+    if limits.infinite or limits.ponder:
+        return False
+    if limits.depth is not None or limits.nodes is not None or limits.mate is not None:
+        return False
+    return limits.movetime is not None or seat in limits.time
+
+
 DoneCallback = Callable[[object | None, object | None], None]  # (best, ponder) Moves
 InfoCallback = Callable[[SearchInfo], None]
 ErrorCallback = Callable[[str], None]
@@ -97,8 +130,9 @@ class SearchJob:
 
     def __init__(self, session: Session, pos, limits: Limits, allowed: list,
                  on_info: InfoCallback, on_done: DoneCallback, on_error: ErrorCallback,
-                 overhead: float) -> None:
+                 overhead: float, book: tuple | None = None) -> None:
         self.session = session
+        self.book = book  # (move, SearchInfo) the book answers with, or None: search
         self.pos = pos
         self.limits = limits
         self.allowed = allowed  # legal root moves, restricted by searchmoves
@@ -134,8 +168,16 @@ class SearchJob:
     def _run(self) -> None:
         result: SearchResult | None = None
         try:
-            searcher = self.session.searcher()
-            result = searcher.search(self.pos.copy(), self.limits, self._info, self.stop)
+            if self.book is not None:
+                # Answered here, in the search thread, so the answer reaches the dialect
+                # the way a search's does (CECP plans its next step from that thread).
+                move, info = self.book
+                self._info(SearchInfo(string="book move"))
+                self._info(info)
+                result = SearchResult(move, None, info)
+            else:
+                searcher = self.session.searcher()
+                result = searcher.search(self.pos.copy(), self.limits, self._info, self.stop)
         except Exception as exc:  # the engine must answer even if its searcher fails
             diagnostic(traceback.format_exc())
             self.on_error(f"search failed: {type(exc).__name__}: {echo(str(exc), 200)}")
@@ -203,6 +245,7 @@ class Session:
         self._searcher = None
         self._job: SearchJob | None = None
         self.eval_weights: dict[str, object] = {}  # from EvalFile: weight name -> value
+        self.book_file = None  # the Book a BookFile names; None: the shipped ones
 
     # ---- variant, rules, options ------------------------------------------------------
     @property
@@ -261,6 +304,9 @@ class Session:
             self.values[spec.key] = parsed
             if self._searcher is not None:
                 self._configure(self._searcher)
+        elif spec is opt.BOOK_FILE:
+            self.book_file = read_book_file(parsed)
+            self.values[spec.key] = parsed
         elif spec is opt.CLEAR_HASH:
             if self._searcher is not None:
                 self._searcher.clear()
@@ -475,11 +521,52 @@ class Session:
             time_left = dict(limits.time)
             time_left[seat] = max(0.0, time_left[seat] - self.overhead)
             limits = replace(limits, time=time_left)
+        book = self._book_answer(pos, limits, allowed, on_error)
         self.searcher()  # built here, not in the thread, so its import cost is up front
-        job = SearchJob(self, pos, limits, allowed, on_info, on_done, on_error, self.overhead)
+        job = SearchJob(self, pos, limits, allowed, on_info, on_done, on_error, self.overhead,
+                        book)
         self._job = job
         job.start()
         return True
+
+    def book(self):
+        """The book in use: BookFile's, else the one shipped for the game, which is left out
+        when a rules option differs from the game's defaults (it was built under those)."""
+        if not self.values.get(opt.OWN_BOOK.key, opt.OWN_BOOK.default):
+            return None
+        if self.book_file is not None:
+            return self.book_file
+        variant = self.variant
+        if self.rules_for(variant) != variant.default_rules:
+            return None
+        from canter.engine.search.book import BookError, shipped_book
+
+        try:
+            return shipped_book(variant.name)
+        except BookError:
+            return None  # a damaged install: play without a book rather than not at all
+
+    def _book_answer(self, pos, limits: Limits, allowed: list,
+                     on_error: ErrorCallback) -> tuple | None:
+        """(move, info) when the book has a move for this `go`, else None. The book only
+        suggests: its moves are checked by the rules library, and one that is not legal is
+        reported and never played."""
+        if not book_applies(limits, pos.turn):
+            return None
+        book = self.book()
+        entry = book.get(pos) if book is not None else None
+        if entry is None:
+            return None
+        from canter.engine.search.book import book_moves, choose
+
+        moves, problems = book_moves(entry, pos)
+        for problem in problems:
+            on_error(problem)
+        move = choose(moves, allowed)
+        if move is None:
+            return None
+        info = SearchInfo(depth=1, score_cp=entry.score, nodes=0, time=0.0, pv=[move])
+        return move, info
 
     def stop_search(self, grace: float = STOP_GRACE) -> None:
         """Stop the running search and wait for its answer (given by the session itself if
