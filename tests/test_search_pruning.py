@@ -1,4 +1,5 @@
-"""The exclusions of the search's selectivity (docs/search.md, "Selectivity"): a move is
+"""The exclusions of the search's selectivity (docs/search.md, "Selectivity"; off in play,
+switched on here with `selective=1`): a move is
 pruned (futility, late-move pruning) or reduced (LMR) only when it is quiet — no capture,
 no entry into the mover's target castle — and never in a position under a capture duty;
 an offer (a move after which the reply must capture) may be reduced but is never pruned.
@@ -20,8 +21,9 @@ from canter.engine.search.searcher import Searcher
 
 
 def watched_search(pos: Position, depth: int, **switches) -> tuple[list, object]:
+    """A search with the selectivity on (it is off in play) and every decision recorded."""
     searcher = Searcher()
-    searcher._search.options.update(switches)
+    searcher._search.options.update({"selective": 1, **switches})
     seen: list = []
 
     def watch(kind, at, move, remaining):
@@ -84,7 +86,7 @@ def test_weights_beyond_reason_never_pose_as_a_forced_win():
     # capped, so no search reports a win that is not there.
     pos = setup("camelot", w="KD6 KE6 KF6 A8", b="L12")
     searcher = Searcher()
-    searcher._search.options.update({"w_knight": 10**6})
+    searcher._search.options.update({"w_knight": 10**6, "selective": 1})
     infos = []
     searcher.search(pos, Limits(depth=2), infos.append, StopFlag())
     assert all(info.score_win is None for info in infos)
@@ -98,7 +100,9 @@ def test_a_castle_entry_inside_the_tree_is_seen_from_every_root_move(depth):
     # entry, or some move would look safe.
     pos = setup("camelot", turn="b", w="F16 G15 A6 B6 C6", b="L5 K5 L8 K9 J10")
     infos = []
-    Searcher().search(pos, Limits(depth=depth), infos.append, StopFlag())
+    searcher = Searcher()
+    searcher._search.options["selective"] = 1
+    searcher.search(pos, Limits(depth=depth), infos.append, StopFlag())
     assert infos[-1].score_win == -1
 
 
@@ -112,9 +116,13 @@ def test_three_seats_neither_prune_nor_reduce():
     assert seen == []
 
 
-def test_switches_turn_selectivity_off():
+def test_switches_turn_selectivity_off_and_play_has_it_off():
     pos = game_positions("camelot", 8, plies=24, every=24)[0]
     seen, _ = watched_search(pos, depth=4)
     assert seen
     seen, _ = watched_search(pos, depth=4, lmr=0, prune=0)
+    assert seen == []
+    searcher = Searcher()  # as the engine plays
+    searcher._search.watch = lambda *args: seen.append(args)
+    searcher.search(pos, Limits(depth=4), lambda info: None, StopFlag())
     assert seen == []

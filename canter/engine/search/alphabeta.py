@@ -1,17 +1,20 @@
 """The search: iterative deepening alpha-beta over the rules library's positions.
 
-Two sides (two seats, or two teams): negamax alpha-beta with principal variation search,
-root aspiration windows, and selectivity near the leaves (reverse futility, futility and
-late-move pruning, late move reductions; never for captures, castle entries, or offers that
-force the reply to capture: docs/search.md, "Selectivity"). Three seats: the same code as
-*paranoid* search, full-width and full windows — the root seat against a coalition of the
-others; a value is always from the point of view of the side to move's team, and is
-negated only when the team to move changes — or *Best-Reply Search* (`brs.py`). Shared: a
-transposition table keyed by the position hash, move ordering (castle entries, captures by
-material, killers, history; the table move first for two sides), a quiescence search over
+Two seats: negamax alpha-beta. Three seats: the same code as *paranoid* search — the root
+seat against a coalition of the others; a value is always from the point of view of the
+side to move's team, and is negated only when the team to move changes — or *Best-Reply
+Search* (`brs.py`). Shared: a transposition table keyed by the position hash, move ordering
+(castle entries, captures by material, killers, history), a quiescence search over
 compulsory captures (no stand-pat while a capture is compulsory), a single-reply extension,
 exact won/lost/drawn scores. No null move: passing is not a legal move, and with compulsory
 captures it would be unsound.
+
+Two sides (two seats, or two teams) have a selectivity behind switches, off in play since
+no combination of it scored above the search without it at 10+0.1 (docs/search.md,
+"Selectivity"): principal variation search, the table move first, root aspiration windows,
+root null windows as non-PV nodes, reverse futility, futility and late-move pruning, late
+move reductions (never for captures, castle entries, or offers that force the reply to
+capture), a castle-entry threat extension.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
@@ -54,7 +57,9 @@ QDEPTH = 6  # capture plies the quiescence search follows before trusting the st
 # Three seats: quiet plies of the root seat searched at a leaf where an opponent can enter a
 # castle next move (docs/search.md, "reading the opponents").
 THREAT_PLIES = 2
-# Two sides (Camelot, the family's two-seat games, team games): pruning near the leaves.
+# Two sides (Camelot, the family's two-seat games, team games): selectivity, all switched
+# by `selective` (default SELECTIVE, off: docs/search.md, "Testing at real limits").
+SELECTIVE = 0
 # Margins are in evaluation units (a Man is 100); docs/search.md gives the measurements.
 PRUNE_DEPTH = 3  # reverse futility and late-move pruning up to this remaining depth
 RFP_MARGIN = 120  # per ply of remaining depth
@@ -490,7 +495,7 @@ class Search:
         hc = pos.hash
         self.rep[hc] = self.rep.get(hc, 0) + 1
         # A null window (the root's test of a later move) is not a PV node: it may prune.
-        pv_node = beta - alpha > 1 or self.three
+        pv_node = beta - alpha > 1 or not self.root_null
         try:
             if self._sign(pos.turn) != 1:
                 return -self.negamax(depth - 1, -beta, -alpha, 1, pv_node)
@@ -585,22 +590,26 @@ class Search:
                         self.seat_k[s] = 1
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
-        # Two sides only: the three-seat paranoid tree already keeps each opponent's
-        # likeliest moves alone, and its values are not a zero-sum score to prune on.
-        two_sides = not self.three
-        self.lmr = bool(self.options.get("lmr", two_sides))
-        self.prune = bool(self.options.get("prune", two_sides))
+        # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
+        # feature is a switch, and `selective=1` turns them all on. Off in play: at 10+0.1
+        # no combination of them scored above the build without them. Three seats never
+        # take them by default: the paranoid tree already keeps each opponent's likeliest
+        # moves alone, and its values are not a zero-sum score to prune on.
+        sel = 0 if self.three else self.options.get("selective", SELECTIVE)
+        self.lmr = bool(self.options.get("lmr", sel))
+        self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH
-        self.entry_ext = bool(self.options.get("entry_ext", two_sides))
-        self.aspiration = bool(self.options.get("aspiration", two_sides))
-        # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1); PVS and the
-        # table move are off in play.
+        self.entry_ext = bool(self.options.get("entry_ext", sel))
+        self.aspiration = bool(self.options.get("aspiration", sel))
+        self.root_null = bool(self.options.get("rootnull", sel))
+        # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1).
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
-        # The table move first: off (51.4 % over 800 games, and 4-8 % more nodes to a
-        # fixed depth than killers and history alone); the root and quiescence use it.
-        self.use_tt_move = bool(self.options.get("ttmove", two_sides))
-        self.pvs = bool(self.options.get("pvs", two_sides))
+        # The table move first: off (51.4 % over 800 games at three plies, and 4-8 % more
+        # nodes to a fixed depth than killers and history alone); the root and quiescence
+        # use it.
+        self.use_tt_move = bool(self.options.get("ttmove", sel))
+        self.pvs = bool(self.options.get("pvs", sel))
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
         self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
