@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 
 import pytest
+from answers import Answers
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
@@ -112,22 +112,6 @@ def test_the_shipped_books_load_and_every_move_is_legal(variant):
 
 
 # ---- the probe in the session ----------------------------------------------------------------
-class Answers:
-    def __init__(self) -> None:
-        self.infos, self.done, self.errors = [], [], []
-        self.event = threading.Event()
-
-    def on_info(self, info):
-        self.infos.append(info)
-
-    def on_done(self, best, ponder):
-        self.done.append((best, ponder))
-        self.event.set()
-
-    def on_error(self, text):
-        self.errors.append(text)
-
-
 class CountingSearcher:
     """Plays the last legal move (never a book move here) and counts its searches."""
 

@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+from answers import Answers
 
 from canter.engine import Move, format_move, parse_move
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult
@@ -14,29 +15,6 @@ from canter.protocol.session import ProtocolError, Session, hard_budget
 
 # Black's only piece on F9 in front of White's F8 (White also has E4): F8xF10 is compulsory.
 CAPTURE_DUTY = "camelot 2/8/10/12/12/12/12/5b6/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30"
-
-
-class Answers:
-    """Collects what a job reports, and lets a test wait for the single answer."""
-
-    def __init__(self) -> None:
-        self.infos: list[SearchInfo] = []
-        self.done: list[tuple] = []
-        self.errors: list[str] = []
-        self.event = threading.Event()
-
-    def on_info(self, info):
-        self.infos.append(info)
-
-    def on_done(self, best, ponder):
-        self.done.append((best, ponder))
-        self.event.set()
-
-    def on_error(self, text):
-        self.errors.append(text)
-
-    def start(self, session, limits):
-        return session.start_search(limits, self.on_info, self.on_done, self.on_error)
 
 
 class FakeSearcher:
