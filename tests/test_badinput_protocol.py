@@ -299,7 +299,8 @@ UCI_CASES: list[Case] = [
 ]
 
 # ---- CECP-style dialect ------------------------------------------------------------------
-THINKING = ("level 0 5 0", "st 30", "go")  # setup: the engine thinks on its own move
+# setup: the engine thinks on its own move (the start position is in its book: off)
+THINKING = ("option OwnBook=0", "level 0 5 0", "st 30", "go")
 
 CECP_CASES: list[Case] = [
     X("frobnicate", "Error (unknown command): frobnicate"),
