@@ -330,16 +330,17 @@ class Search:
         # Pruning near the leaves needs the static score of a quiet position: never under
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
+        moves = movegen.generate(pos)
+        if not moves:
+            return self._no_move_value(pos, ply)
         static = None
         if (self.prune and not pv_node and depth <= self.prune_depth
                 and -WIN_BOUND < alpha and beta < WIN_BOUND and not movegen.must_capture(pos)):
             static = self._static(pos)
             # Reverse futility: so far above beta that one quiet move cannot bring it back.
+            # (After the moves are generated: a side with none has lost, whatever it holds.)
             if static - RFP_MARGIN * depth >= beta:
                 return static
-        moves = movegen.generate(pos)
-        if not moves:
-            return self._no_move_value(pos, ply)
         if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
         if self.three:
@@ -687,7 +688,9 @@ class Search:
             if not (limits.infinite or stop.pondering) and self._enough(best_lines[0], depth,
                                                                          limits):
                 break
-        best = self._choose(best_lines, skill, pos)
+        # The root position, not `pos`: an aborted search leaves `pos` deep in the tree,
+        # and the weak levels' choice is seeded from the position they play in.
+        best = self._choose(best_lines, skill, self.root_pos)
         if not best.exact:
             # Stopped before any root move was searched: no score was proved, so report
             # the static one (never a made-up win or loss).
