@@ -1,6 +1,7 @@
 """Proving Camette positions (canter/engine/search/solve, docs/solve.md): the prover on
 hand-counted positions, the independent checker accepting good proofs and rejecting bad
-ones, the shipped proof checked in full, the engine playing from it (in-process and through
+ones, the shipped proof checked (its short claims here, all of it in the slow run, and a
+second method, alpha-beta, on a subset), the engine playing from it (in-process and through
 real pipes), and `canter solve`."""
 
 from __future__ import annotations
@@ -168,6 +169,37 @@ def test_the_whole_shipped_proof_passes_the_independent_check() -> None:
     # Every line is short enough for the default quiet limit (100 plies), with room for
     # the root's own counter (at most 2: a root is at most two plies from the start).
     assert checked.max_quiet + 2 < 100
+
+
+def _alpha_beta_agrees(most: int) -> int:
+    """A second method on a subset: canter's alpha-beta searcher (other code, the default
+    rules, the proofs off) must find a win for the claimed winner, no longer than claimed,
+    from every claim of at most `most` plies. Returns how many claims were searched."""
+    proof = parse_proof(_shipped_text("camette"))
+    searcher = Searcher()
+    searcher.use_proofs = False
+    searched = 0
+    for key, (winner, plies) in proof.claims.items():
+        if plies > most:
+            continue
+        pos = Position.from_string(f"{key} 0 2")
+        assert pos.variant.seats[pos.turn].name == winner  # every claim: the winner moves
+        searcher.clear()
+        infos = []
+        searcher.search(pos, Limits(depth=plies), infos.append, StopFlag())
+        found = infos[-1].score_win
+        assert found is not None and 0 < found <= (plies + 1) // 2, key
+        searched += 1
+    return searched
+
+
+def test_alpha_beta_finds_the_short_wins_of_the_shipped_proof() -> None:
+    assert _alpha_beta_agrees(5) == 31
+
+
+@pytest.mark.slow
+def test_alpha_beta_finds_every_win_of_the_shipped_proof_up_to_nine_plies() -> None:
+    assert _alpha_beta_agrees(9) == 48
 
 
 def test_the_shipped_proof_shows_twelve_opening_moves_lose() -> None:
