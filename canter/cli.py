@@ -15,6 +15,7 @@ _MEASURE, _ARBITER = "canter.adapters.measure.cli", "canter.adapters.arbiter.cli
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "perft": (_MEASURE, "perft", "Count the move tree (move generator test)."),
     "book": ("canter.adapters.book.cli", "book", "Build, show and probe opening books."),
+    "solve": ("canter.adapters.solve.cli", "solve", "Prove game values (Camette)."),
     "bench": (_MEASURE, "bench", "Search fixed positions; print nodes and nps."),
     "match": (_ARBITER, "match", "Play a match between engines."),
     "tournament": (_ARBITER, "tournament", "Round-robin or gauntlet."),

@@ -31,6 +31,10 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
     ("canter.adapters.measure", ("canter.protocol", "canter.cli")),
     # `canter book build` runs it in-process too: a book is the search's own output.
     ("canter.adapters.book", ("canter.protocol", "canter.cli")),
+    # The proof checker shares nothing with the prover: the rules library only.
+    ("canter.adapters.solve.verify", ("canter.protocol", "canter.cli", "canter.engine.search")),
+    # `canter solve --nodes` runs the prover in-process: a proof is the search's own output.
+    ("canter.adapters.solve", ("canter.protocol", "canter.cli")),
     # The browser board knows no rules: everything it shows comes from engine processes
     # (tests/test_gui_server.py also checks that importing it loads no canter.engine module).
     ("canter.adapters.gui", ("canter.protocol", "canter.cli", "canter.engine",

@@ -94,13 +94,14 @@ def make_output_folder(path: str) -> None:
     os.makedirs(path, exist_ok=True)
 
 
-def replace_file(path: str, text: str) -> None:
-    """Write `text` (UTF-8) to `path` through a temporary file renamed into place. A
-    symbolic link is followed: the file it points to is the one replaced. OSError if it
-    cannot be written (the old file, if any, is then left as it was)."""
+def replace_file(path: str, text: str | bytes) -> None:
+    """Write `text` (UTF-8; bytes as they are) to `path` through a temporary file renamed
+    into place. A symbolic link is followed: the file it points to is the one replaced.
+    OSError if it cannot be written (the old file, if any, is then left as it was)."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     if _is_special(path):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(path, "wb") as f:
+            f.write(data)
         return
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
@@ -108,7 +109,7 @@ def replace_file(path: str, text: str) -> None:
                                      suffix=".tmp")
     try:
         try:
-            write_all(fd, text.encode("utf-8"))
+            write_all(fd, data)
             if os.path.exists(target):
                 mode = os.stat(target).st_mode & 0o7777
             else:

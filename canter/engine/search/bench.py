@@ -80,6 +80,7 @@ def run_bench(depth: int | None = None) -> BenchResult:
     limits = Limits(depth=depth if depth else BENCH_DEPTH)
     positions = bench_positions()
     searcher = Searcher()
+    searcher.use_proofs = False  # the bench measures the search, not the shipped proofs
     nodes = 0
     started = time.perf_counter()
     for pos in positions:

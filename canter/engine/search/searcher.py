@@ -11,13 +11,26 @@ that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFil
 
 The thinking is in `alphabeta.py` (alpha-beta, paranoid), `brs.py` (Best-Reply Search),
 `evaluate.py`, `tt.py` and `timeman.py`.
+
+Where a proof is shipped for the game (Camette, `solve/proofs/`) and it covers the position,
+the searcher plays from it instead of searching (`use_proofs`, on by default): the proof's
+move when the side to move wins, the move with the longest proof when it loses; an
+`info string solved ...` line says so (docs/solve.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from canter.engine.rules.position import Position
 from canter.engine.search.alphabeta import Search
-from canter.engine.search.limits import InfoCallback, Limits, SearchResult, StopFlag
+from canter.engine.search.limits import (
+    InfoCallback,
+    Limits,
+    SearchInfo,
+    SearchResult,
+    StopFlag,
+)
 from canter.engine.search.tt import TranspositionTable
 
 ALGORITHMS = ("paranoid", "brs", "brs+")
@@ -35,6 +48,7 @@ class Searcher:
         self.opponent_moves = OPPONENT_MOVES
         self.read_opponents = True
         self.weights: dict[str, object] = {}
+        self.use_proofs = True  # play from a shipped proof where it covers the position
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
         self._applied: dict[str, object] = {}  # the `w_` options `weights` put in place
@@ -45,6 +59,12 @@ class Searcher:
 
     def search(self, pos: Position, limits: Limits, on_info: InfoCallback,
                stop: StopFlag) -> SearchResult:
+        if self.use_proofs:
+            solved = self._from_proof(pos, limits, on_info)
+            if isinstance(solved, SearchResult):
+                return solved
+            if solved is not None:
+                limits = replace(limits, searchmoves=solved)
         if self._tt.mb != self.hash_mb:
             self._tt.resize(self.hash_mb)
         self._use_weights()
@@ -53,6 +73,54 @@ class Searcher:
                                 algorithm=algorithm, skill=max(0, min(20, self.skill)),
                                 opponent_moves=max(0, self.opponent_moves),
                                 read_opponents=self.read_opponents)
+
+    def _from_proof(self, pos: Position, limits: Limits,
+                    on_info: InfoCallback) -> SearchResult | list | None:
+        """The proof's answer, if a shipped proof covers `pos` (and its move is allowed);
+        else the root moves left to search when the proof shows that some lose (a list);
+        else None."""
+        if pos.variant.nseats != 2:
+            return None
+        from canter.engine.search.solve.solved import shipped_proof
+
+        try:
+            solved = shipped_proof(pos.variant.name)
+        except ValueError:
+            return None  # a damaged install: search instead
+        if solved is None:
+            return None
+        pos = pos.copy()
+        verdict = solved.verdict(pos)
+        if verdict is None:
+            return self._unlost(solved, pos, limits, on_info)
+        if limits.searchmoves and verdict.move not in limits.searchmoves:
+            return None
+        winner = pos.variant.seats[verdict.winner].name
+        mover = pos.variant.seats[pos.turn].name
+        said = (f"{winner} wins" if verdict.winner == pos.turn
+                else f"{mover} loses, {winner} wins")
+        pv = solved.line(pos, limit=max(1, verdict.plies))
+        info = SearchInfo(depth=verdict.plies, score_win=verdict.score_win(pos.turn), nodes=0,
+                          time=0.0, pv=pv or [verdict.move],
+                          string=f"solved: {said} within {verdict.plies} plies "
+                                 "(shipped proof)")
+        on_info(info)
+        return SearchResult(verdict.move, pv[1] if len(pv) > 1 else None, info)
+
+    @staticmethod
+    def _unlost(solved, pos: Position, limits: Limits, on_info: InfoCallback) -> list | None:
+        """The root moves the proof does not show to lose, when it shows that some do (and
+        not all: with every move lost the position itself is proved, see `verdict`)."""
+        moves = limits.searchmoves or pos.legal_moves()
+        lost = solved.losing_moves(pos)
+        if not lost:
+            return None
+        left = [m for m in moves if m not in lost]
+        if not left:
+            return None
+        on_info(SearchInfo(string=f"solved: {len(lost)} of {len(pos.legal_moves())} moves "
+                                  "lose by the shipped proof; searching the others"))
+        return left
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""

@@ -1,0 +1,162 @@
+"""A proof taken out of the prover's table, and its file format.
+
+A proof that `winner` wins from a root is a set of positions where `winner` moves, each
+with the one move it plays there, such that every line from the root ends in a win by the
+rules: at the winner's positions the move given, at the other side's positions every legal
+move. Only the winner's positions are written; the verifier (`canter.adapters.solve.verify`,
+which shares no code with this module or the prover) walks every line again from the roots.
+
+The file, one item a line (`#` lines are comments):
+
+    claim <key> <winner> <plies>         a root: <winner> wins from <key> within <plies>
+    <key> <move> <plies>                 the winner's move here; the game ends within <plies>
+
+`<key>` is the position string without its two counters (six fields, see book.py); the
+move is in official notation; `<plies>` is the height of the proof below that position
+(the longest line, in plies, to the end of the game when the loser plays longest).
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass, field
+
+from canter.engine.rules.notation import format_move
+from canter.engine.rules.position import Position
+from canter.engine.search.solve.dfpn import Prover
+
+KEY_FIELDS = 6
+HEADER = "# canter proof 1"
+
+
+def position_key(pos: Position) -> str:
+    return " ".join(pos.to_string().split()[:KEY_FIELDS])
+
+
+@dataclass
+class Proof:
+    """Claims (root key -> (winner seat name, plies)) and the winner's moves
+    (key -> (move text, plies))."""
+
+    claims: dict[str, tuple[str, int]] = field(default_factory=dict)
+    moves: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def merge(self, other: Proof) -> None:
+        self.claims.update(other.claims)
+        for key, value in other.moves.items():
+            mine = self.moves.get(key)
+            if mine is None or value[1] < mine[1]:
+                self.moves[key] = value
+
+
+class ExtractError(RuntimeError):
+    """The table does not hold a complete proof from this root (a bug if it was proved)."""
+
+
+def _winning_at_once(pos: Position, moves: list):
+    s = pos.turn
+    target = pos.variant.target_bits[s]
+    enemy = pos.occ[1 - s]
+    for m in moves:
+        if (1 << m.end) & target or (m.capture_bits and m.capture_bits == enemy):
+            return m
+    return None
+
+
+def extract(prover: Prover, pos: Position) -> Proof:
+    """The proof of the position `prover` has proved (its attacker wins). At each of the
+    attacker's positions the move kept is the one with the shortest proof among those
+    proved before the position itself (so no line of the proof comes back to a position:
+    see dfpn.py on the serial numbers)."""
+    table = prover.table
+    attacker = prover.attacker
+    root = table.get(pos.hash)
+    if root is None or root.pn != 0:
+        raise ExtractError(f"not proved: {pos}")
+    winner = pos.variant.seats[attacker].name
+    proof = Proof()
+    done: set[int] = set()
+    pos = pos.copy()
+
+    def walk(depth: int) -> None:
+        key = pos.hash
+        if key in done:
+            return
+        done.add(key)
+        moves = pos.legal_moves()
+        if not moves:
+            out = pos.outcome()
+            if out is None or out.winner != attacker:
+                raise ExtractError(f"a line of the proof ends without a win: {pos}")
+            return
+        entry = table.get(key)
+        if entry is None or entry.pn != 0:
+            raise ExtractError(f"unproved position inside the proof: {pos}")
+        if pos.turn == attacker:
+            move = _winning_at_once(pos, moves)
+            if move is not None:
+                proof.moves[position_key(pos)] = (format_move(pos.variant, move), 1)
+                return
+            best, best_height = None, None
+            for m in moves:
+                pos.push(m)
+                e = table.get(pos.hash)
+                pos.pop()
+                if e is not None and e.pn == 0 and e.seq < entry.seq and (
+                        best is None or e.height < best_height):
+                    best, best_height = m, e.height
+            if best is None:
+                raise ExtractError(f"no older proved move at {pos}")
+            proof.moves[position_key(pos)] = (format_move(pos.variant, best),
+                                              best_height + 1)
+            moves = [best]
+        for m in moves:
+            pos.push(m)
+            try:
+                walk(depth + 1)
+            finally:
+                pos.pop()
+
+    walk(0)
+    proof.claims[position_key(pos)] = (winner, root.height)
+    return proof
+
+
+def format_proof(proof: Proof, comments: list[str] = ()) -> str:
+    lines = [HEADER, *(f"# {c}" for c in comments)]
+    for key, (winner, plies) in proof.claims.items():
+        lines.append(f"claim {key} {winner} {plies}")
+    for key in sorted(proof.moves):
+        move, plies = proof.moves[key]
+        lines.append(f"{key} {move} {plies}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_proof(text: str) -> Proof:
+    """The prover's own reading of a proof file (the verifier has its own)."""
+    proof = Proof()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        parts = raw.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        try:
+            if parts[0] == "claim":
+                if len(parts) != KEY_FIELDS + 3:
+                    raise ValueError
+                key = " ".join(parts[1:1 + KEY_FIELDS])
+                proof.claims[key] = (parts[-2], int(parts[-1]))
+            else:
+                if len(parts) != KEY_FIELDS + 2:
+                    raise ValueError
+                key = " ".join(parts[:KEY_FIELDS])
+                proof.moves[key] = (parts[-2], int(parts[-1]))
+        except ValueError:
+            raise ValueError(f"proof line {number}: not a claim or a move line") from None
+    return proof
+
+
+def read_bytes(data: bytes) -> str:
+    """The text of a proof file, gzip-compressed or not."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8")

@@ -1,0 +1,330 @@
+"""Proving Camette positions (canter/engine/search/solve, docs/solve.md): the prover on
+hand-counted positions, the independent checker accepting good proofs and rejecting bad
+ones, the shipped proof checked (its short claims here, all of it in the slow run, and a
+second method, alpha-beta, on a subset), the engine playing from it (in-process and through
+real pipes), and `canter solve`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from builders import setup
+from click.testing import CliRunner
+
+from canter.adapters.solve.cli import _shipped_text
+from canter.adapters.solve.verify import ProofRejected, verify
+from canter.cli import main
+from canter.engine import Position, Rules, format_move, parse_move
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
+from canter.engine.search.solve.dfpn import SOLVE_RULES, Prover
+from canter.engine.search.solve.proof import extract, format_proof, parse_proof, position_key
+from canter.engine.search.solve.solved import Solved, shipped_proof
+
+# White's Man C5 reaches C7 in two moves (C6, B6 or D6, then C7); Black's Man A3 needs two
+# (B2, C1) and moves second, so White wins in 3 plies. Black's four replies from A3: A4, B4,
+# B3, B2 (A2 is no cell); none comes near White's Man.
+RACE = dict(w="C5", b="A3")
+
+
+def _prove(pos: Position, attacker: int, nodes: int = 10_000):
+    prover = Prover()
+    assert prover.prove(pos, attacker, nodes=nodes) is True
+    return prover, extract(prover, pos)
+
+
+def after(*moves: str, rules: Rules | None = None) -> Position:
+    pos = Position.start("camette", rules)
+    for text in moves:
+        pos.push(parse_move(pos, text))
+    return Position.from_string(pos.to_string(), rules)
+
+
+# ---- the prover -----------------------------------------------------------------------
+def test_the_race_is_won_in_three_plies_and_the_checker_counts_every_position() -> None:
+    pos = setup("camette", rules=SOLVE_RULES, **RACE)
+    _, proof = _prove(pos, 0)
+    assert proof.claims == {position_key(pos): ("white", 3)}
+    first, plies = proof.moves[position_key(pos)]
+    assert first in {"C5-C6", "C5-B6", "C5-D6"} and plies == 3
+    # One position per Black reply where White enters the castle at once.
+    assert sorted(p for _, p in proof.moves.values()) == [1, 1, 1, 1, 3]
+    checked = verify(format_proof(proof))
+    # root, after White's move, Black's 4 replies, 4 castle entries.
+    assert (checked.positions, checked.winner_positions) == (10, 5)
+    assert (checked.longest, checked.max_quiet, checked.unused) == (3, 2, 0)
+
+
+def test_the_loser_of_the_race_cannot_be_proved_to_win() -> None:
+    pos = setup("camette", rules=SOLVE_RULES, **RACE)
+    prover = Prover()
+    assert prover.prove(pos, 1, nodes=10_000) is False
+
+
+def test_an_opening_blunder_loses_at_once() -> None:
+    # 1. C3-C4? C5xC3xC1: Black's Man jumps C4, then the Knight C2, into White's castle.
+    pos = after("C3-C4", rules=SOLVE_RULES)
+    _, proof = _prove(pos, 1)
+    assert proof.moves == {position_key(pos): ("C5xC3xC1", 1)}
+
+
+def test_the_prover_refuses_the_draw_rules() -> None:
+    with pytest.raises(ValueError, match="draw rules"):
+        Prover().prove(Position.start("camette"), 0, nodes=10)
+
+
+def test_a_budget_spent_is_neither_proof_nor_disproof() -> None:
+    prover = Prover()
+    assert prover.prove(Position.start("camette", SOLVE_RULES), 0, nodes=200) is None
+    assert prover.stats.nodes == 200
+
+
+# ---- the checker ----------------------------------------------------------------------
+def _race_text() -> str:
+    pos = setup("camette", rules=SOLVE_RULES, **RACE)
+    return format_proof(_prove(pos, 0)[1])
+
+
+def test_a_missing_move_is_rejected() -> None:
+    lines = _race_text().splitlines()
+    last = [n for n, line in enumerate(lines) if line.endswith(" 1")][-1]
+    del lines[last]
+    with pytest.raises(ProofRejected, match="no move given"):
+        verify("\n".join(lines))
+
+
+def test_a_move_that_does_not_win_is_rejected_where_the_line_ends() -> None:
+    # After A3-B2, White plays B6/C6/D6 to B5 instead of entering: Black's B2-C1 wins, and
+    # Black's other replies reach positions the file has no move for.
+    text = _race_text()
+    proof = parse_proof(text)
+    key = next(k for k in proof.moves if k.startswith("camette 1/") and "b2" in k.split()[1])
+    move, _ = proof.moves[key]
+    bad = text.replace(f"{key} {move} 1", f"{key} {move[:2]}-B5 1")
+    assert bad != text
+    with pytest.raises(ProofRejected, match="black wins|no move given for camette 1/3/"):
+        verify(bad)
+
+
+def test_an_illegal_move_and_an_understated_length_are_rejected() -> None:
+    text = _race_text()
+    proof = parse_proof(text)
+    root = next(iter(proof.claims))
+    move = proof.moves[root][0]
+    with pytest.raises(ProofRejected, match="move C5-C7"):
+        verify(text.replace(f"{root} {move} 3", f"{root} C5-C7 3"))
+    with pytest.raises(ProofRejected, match="more than the 2 claimed"):
+        verify(text.replace(f"{root} white 3", f"{root} white 2"))
+
+
+def test_a_file_without_claims_or_with_bad_lines_is_rejected() -> None:
+    with pytest.raises(ProofRejected, match="no claim"):
+        verify("# nothing\n")
+    with pytest.raises(ProofRejected, match="line 2"):
+        verify("# x\ncamette 1/3 w C5-C6\n")
+
+
+def test_a_line_that_comes_back_to_a_position_is_rejected(monkeypatch) -> None:
+    # No small Camette position was found where the loser's only moves shuttle, so the
+    # checker is shown a line that returns by making it read every position after the
+    # root's Black replies as the root itself (its key function is all it compares).
+    import canter.adapters.solve.verify as checker
+
+    text = _race_text()
+    root = next(iter(parse_proof(text).claims))
+    real = checker._key
+    monkeypatch.setattr(checker, "_key",
+                        lambda pos: root if pos.turn == 0 else real(pos))
+    lines = [line for line in text.splitlines() if not line.endswith(" 1")]
+    with pytest.raises(ProofRejected, match="comes back"):
+        verify("\n".join(lines))
+
+
+# ---- the shipped proof ----------------------------------------------------------------
+# The opening moves the shipped proof shows to lose for White (docs/solve.md).
+LOST_OPENINGS = {"C2-D2", "C2-B2", "C2-C4", "C2-E4", "C2-A4", "B3-B4", "B3-A4", "C3-C4",
+                 "C3-D4", "C3-B4", "D3-D4", "D3-E4"}
+
+
+def _some_claims(text: str, keep) -> str:
+    return "\n".join(line for line in text.splitlines()
+                     if not line.startswith("claim ") or keep(line)) + "\n"
+
+
+def test_the_short_claims_of_the_shipped_proof_pass_the_independent_check() -> None:
+    # The claims of at most 9 plies (the whole file: test below, marked slow).
+    text = _some_claims(_shipped_text("camette"), lambda line: int(line.split()[-1]) <= 9)
+    checked = verify(text)
+    assert len(checked.claims) >= 30
+    assert checked.longest <= 9
+
+
+@pytest.mark.slow
+def test_the_whole_shipped_proof_passes_the_independent_check() -> None:
+    checked = verify(_shipped_text("camette"))
+    assert len(checked.claims) == 110
+    assert checked.unused == 0
+    # Every line is short enough for the default quiet limit (100 plies), with room for
+    # the root's own counter (at most 2: a root is at most two plies from the start).
+    assert checked.max_quiet + 2 < 100
+
+
+def _alpha_beta_agrees(most: int) -> int:
+    """A second method on a subset: canter's alpha-beta searcher (other code, the default
+    rules, the proofs off) must find a win for the claimed winner, no longer than claimed,
+    from every claim of at most `most` plies. Returns how many claims were searched."""
+    proof = parse_proof(_shipped_text("camette"))
+    searcher = Searcher()
+    searcher.use_proofs = False
+    searched = 0
+    for key, (winner, plies) in proof.claims.items():
+        if plies > most:
+            continue
+        pos = Position.from_string(f"{key} 0 2")
+        assert pos.variant.seats[pos.turn].name == winner  # every claim: the winner moves
+        searcher.clear()
+        infos = []
+        searcher.search(pos, Limits(depth=plies), infos.append, StopFlag())
+        found = infos[-1].score_win
+        assert found is not None and 0 < found <= (plies + 1) // 2, key
+        searched += 1
+    return searched
+
+
+def test_alpha_beta_finds_the_short_wins_of_the_shipped_proof() -> None:
+    assert _alpha_beta_agrees(5) == 31
+
+
+@pytest.mark.slow
+def test_alpha_beta_finds_every_win_of_the_shipped_proof_up_to_nine_plies() -> None:
+    assert _alpha_beta_agrees(9) == 48
+
+
+def test_the_shipped_proof_shows_twelve_opening_moves_lose() -> None:
+    solved = shipped_proof("camette")
+    start = Position.start("camette")
+    lost = {format_move(start.variant, m) for m in solved.losing_moves(start)}
+    assert lost == LOST_OPENINGS
+    assert solved.verdict(start) is None
+
+
+def test_the_proof_is_set_aside_when_the_quiet_limit_could_cut_it_short() -> None:
+    solved = shipped_proof("camette")
+    pos = after("C2-E4")
+    verdict = solved.verdict(pos)
+    assert verdict is not None and verdict.winner == 1 and verdict.plies == 5
+    fields = pos.to_string().split()
+    near = Position.from_string(" ".join([*fields[:6], "96", "201"]))
+    assert solved.verdict(near) is None
+    room = Position.from_string(" ".join([*fields[:6], "95", "201"]))
+    assert solved.verdict(room) is not None
+    other = Position.from_string(pos.to_string(),
+                                 pos.rules.with_option("exit_duty_persists", False))
+    assert solved.verdict(other) is None
+
+
+# ---- the engine plays from the proof --------------------------------------------------
+def _search(pos: Position, **limits):
+    infos = []
+    result = Searcher().search(pos, Limits(**limits), infos.append, StopFlag())
+    return result, infos
+
+
+def test_the_winner_plays_the_proof_move_and_says_so() -> None:
+    pos = after("C2-E4")
+    result, infos = _search(pos, depth=1)
+    assert format_move(pos.variant, result.best) == "B5-C4"
+    assert infos[-1].string.startswith("solved: black wins")
+    assert infos[-1].score_win == 3  # 5 plies: Black's 3 moves
+
+
+def test_the_loser_plays_the_move_with_the_longest_proof() -> None:
+    pos = after("C2-D2")
+    solved = shipped_proof("camette")
+    pos.push(solved.verdict(pos).move)
+    result, infos = _search(pos, depth=1)
+    lengths = {}
+    for m in pos.legal_moves():
+        pos.push(m)
+        found = solved.winning(pos)
+        lengths[m] = found[1] if found else 0
+        pos.pop()
+    assert lengths[result.best] == max(lengths.values())
+    assert infos[-1].score_win < 0 and "white loses" in infos[-1].string
+
+
+def test_at_the_start_the_engine_never_plays_a_move_proved_to_lose() -> None:
+    pos = Position.start("camette")
+    lost = shipped_proof("camette").losing_moves(pos)
+    result, infos = _search(pos, depth=1)
+    assert result.best not in lost
+    assert format_move(pos.variant, result.best) not in LOST_OPENINGS
+    assert any(i.string == "solved: 12 of 22 moves lose by the shipped proof; searching "
+               "the others" for i in infos)
+
+
+def test_through_the_protocol_the_engine_plays_in_the_proof() -> None:
+    script = ("uci\nsetoption name UCI_Variant value camette\n"
+              "position startpos moves C2-E4\ngo depth 1\nquit\n")
+    out = subprocess.run([sys.executable, "-m", "canter"], input=script, text=True,
+                         capture_output=True, timeout=60).stdout.splitlines()
+    info = [line for line in out if line.startswith("info") and "string solved" in line]
+    assert info and " score mate 3 " in info[-1]
+    assert "bestmove B5-C4" in [line.split(" ponder")[0] for line in out]
+
+
+def test_other_games_and_unproved_positions_are_searched_as_before() -> None:
+    pos = Position.start("cam")
+    result, infos = _search(pos, depth=1)
+    assert result.best is not None and not any(i.string for i in infos)
+    assert shipped_proof("cam") is None
+
+
+# ---- canter solve ---------------------------------------------------------------------
+def test_canter_solve_reports_the_shipped_proof() -> None:
+    result = CliRunner().invoke(main, ["solve", "camette"])
+    assert result.exit_code == 0, result.output
+    assert "start: not proved" in result.output
+    assert "  C3-C4: black wins, at most 1 plies: C5xC3xC1" in result.output
+    assert "  C2-E4: black wins, at most 5 plies: B5-C4" in result.output
+    assert "  B3-A3: not proved" in result.output
+
+
+def test_canter_solve_proves_writes_and_checks(tmp_path) -> None:
+    path = tmp_path / "p.txt.gz"
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "camette", "--nodes", "300", "--no-lines",
+                                  "--write", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "C3-C4: black to win: proved, 1 plies" in result.output
+    assert "start: white to win: budget spent (300 nodes" in result.output
+    checked = runner.invoke(main, ["solve", "camette", "--proof", str(path), "--check",
+                                   "--no-lines"])
+    assert checked.exit_code == 0, checked.output
+    assert "no line repeats a position" in checked.output
+    assert "C3-C4: black wins, at most 1 plies" in checked.output
+
+
+def test_canter_solve_refuses_bad_input(tmp_path) -> None:
+    runner = CliRunner()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("claim camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - - white 3\n")
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(bad), "--check"])
+    assert result.exit_code != 0 and "proof rejected: no move given" in result.output
+    result = runner.invoke(main, ["solve", "tri-camelot"])
+    assert result.exit_code != 0 and "two-seat games" in result.output
+    result = runner.invoke(main, ["solve", "cam"])
+    assert result.exit_code != 0 and "no proof is shipped for cam" in result.output
+    result = runner.invoke(main, ["solve", "camette", "--write", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "--write needs --nodes" in result.output
+
+
+def test_a_solved_object_reads_a_proof_it_was_given() -> None:
+    pos = setup("camette", rules=SOLVE_RULES, **RACE)
+    solved = Solved(_prove(pos, 0)[1])
+    game = setup("camette", **RACE)
+    verdict = solved.verdict(game)
+    assert verdict.winner == 0 and verdict.plies == 3
+    assert len(solved.line(game)) == 3
