@@ -31,6 +31,9 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
     ("canter.adapters.measure", ("canter.protocol", "canter.cli")),
     # `canter book build` runs it in-process too: a book is the search's own output.
     ("canter.adapters.book", ("canter.protocol", "canter.cli")),
+    # `canter tables` builds and probes the search's endgame tables in-process: they are the
+    # search's own data, made by its retrograde analysis.
+    ("canter.adapters.tables", ("canter.protocol", "canter.cli")),
     # The browser board knows no rules: everything it shows comes from engine processes
     # (tests/test_gui_server.py also checks that importing it loads no canter.engine module).
     ("canter.adapters.gui", ("canter.protocol", "canter.cli", "canter.engine",
