@@ -84,10 +84,7 @@ def test_a_step_into_the_castle_wins_in_one(endings):
     # The same with Black to move: Black cannot stop it (no capture reaches C6): lost in 2.
     assert probe(endings, "camette 1/1w1/5/5/1B3/3/1 b 0,0 - - 0 0") == (LOSS, 2)
     # Tri-Camelot, Green out: Blue's Knight on B15 next to Red's castle A16 enters it.
-    pos = Position.from_string(
-        "tri-camelot 4/1B1/4/1r3/5/5/3/4/5/4/1/2/1/0/0/0/0/0 b 0,0,0 - g 0 0"
-        if False else _tri_entry())
-    assert endings.probe(pos) == (WIN, 1)
+    assert endings.probe(Position.from_string(_tri_entry())) == (WIN, 1)
 
 
 def _tri_entry() -> str:
@@ -112,11 +109,13 @@ def test_capture_of_the_last_piece_and_the_material_draw(endings):
 
 
 def test_a_pending_exit_duty_is_a_state_of_its_own(endings):
-    # White's Man has just jumped into its own castle C1 and must leave; Black to move.
-    with_duty = probe(endings, "camette 1/3/5/5/5/1B1/w w 0,0 C1 - 0 0".replace(" w 0", " b 0"))
-    assert with_duty is not None
-    without = probe(endings, "camette 1/3/5/5/5/1B1/w b 0,0 - - 0 0")
-    assert without is not None
+    # White's Men on C1 (its own castle) and C2, Black's Knight on C3, White to move.
+    # Free to choose, White takes the last piece: C2 over C3 to C4, won in 1.
+    free = "camette 1/3/5/5/2B2/1w1/w w 0,0 - - 0 0"
+    assert probe(endings, free) == (WIN, 1)
+    # The Man on C1 has just jumped in and must leave (and has no capture): to B2 or D2,
+    # and then Black's Knight jumps C2 and lands in the white castle C1: lost in 2.
+    assert probe(endings, free.replace(" - - ", " C1 - ")) == (LOSS, 2)
 
 
 def test_the_file_format_round_trips(endings):
