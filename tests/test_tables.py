@@ -218,25 +218,30 @@ def test_material_of_needs_exactly_two_seats():
 
 def test_cli_builds_probes_and_lists(tmp_path):
     runner = CliRunner()
-    out = runner.invoke(tables_command, ["build", "camette-wK-bM", "--dir", str(tmp_path),
+    # Cam's one against one is not shipped: built here (about a second).
+    out = runner.invoke(tables_command, ["build", "cam-wK-bM", "--dir", str(tmp_path),
                                          "--quiet"])
     assert out.exit_code == 0, out.output
-    assert "camette-wK-bM: 1102 positions" in out.output
-    assert (tmp_path / "camette-wK-bM.ctb").exists()
-    out = runner.invoke(tables_command, ["build", "camette-wK-bM", "--dir", str(tmp_path)])
-    assert "camette-wK-bM: exists" in out.output
-    out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir", str(tmp_path)])
-    assert out.exit_code == 0 and "camette-wK-bM" in out.output and "built" in out.output
+    assert "cam-wK-bM: 9110 positions" in out.output
+    assert (tmp_path / "cam-wK-bM.ctb").exists()
+    out = runner.invoke(tables_command, ["build", "cam-wK-bM", "--dir", str(tmp_path)])
+    assert "cam-wK-bM: exists" in out.output
+    out = runner.invoke(tables_command, ["info", "--variant", "cam", "--dir", str(tmp_path)])
+    assert out.exit_code == 0 and "cam-wK-bM" in out.output and "built" in out.output
+    # White's Knight on D12 steps into Black's castle D13.
     out = runner.invoke(tables_command, ["probe", "--dir", str(tmp_path),
-                                         "camette 1/1w1/5/5/1B3/3/1 w 0,0 - - 0 0"])
+                                         "cam 1/1W1/5/7/7/7/7/7/7/b6/5/3/1 w 0,0 - - 0 0"])
     assert out.exit_code == 0, out.output
     assert "white to move: win in 1 plies" in out.output
-    assert "C6-C7" in out.output
+    assert "D12-D13" in out.output
     out = runner.invoke(tables_command, ["probe", "--no-build", "--dir", str(tmp_path),
-                                         "camette 1/1w1/5/5/1Bb2/3/1 w 0,0 - - 0 0"])
-    assert out.exit_code != 0 and "no table" in out.output
+                                         "cam 1/1W1/5/7/7/7/7/7/b6/b6/5/3/1 w 0,0 - - 0 0"])
+    assert out.exit_code != 0 and "cam-wK-bMM: no table" in out.output
     out = runner.invoke(tables_command, ["build", "camette-wQ-bM", "--dir", str(tmp_path)])
     assert out.exit_code != 0 and "CLASS" in out.output
+    # The shipped tables are listed as such.
+    out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir", str(tmp_path)])
+    assert "camette-wK-bM" in out.output and "shipped" in out.output
 
 
 def test_the_engine_reports_tbhits_and_usetables_turns_them_off(endings, tmp_path):

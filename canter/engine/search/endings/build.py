@@ -129,7 +129,11 @@ def build_table(material: Material, lookup: Lookup, progress: Progress | None = 
             # Tri-Camelot: a piece on the castle it may never enter is no position.
             if any(bits_of(where) & forbidden[material.seats.index(seat)]
                    for seat, _, where in placed):
-                status[pidx * 2] = status[pidx * 2 + 1] = _NONE
+                setup(pos, ix, placed, material.seats[0], 0, eliminated)
+                for b in range(2):
+                    status[pidx * 2 + b] = _NONE
+                    for code in ix.extras_for(pos)[1:]:
+                        status[extra_ids[(pidx * 2 + b) * X + code]] = _NONE
                 done += 2
                 continue
         for b in range(2):
