@@ -13,12 +13,15 @@ from click.testing import CliRunner
 
 from canter.adapters.tables.cli import tables as tables_command
 from canter.engine import Position
+from canter.engine.rules.board import Board
+from canter.engine.rules.variant import KING_DIRECTIONS, _cam_family
 from canter.engine.search.endings import (
     DRAW,
     LOSS,
     WIN,
     Endings,
     Indexer,
+    Material,
     MaterialError,
     Table,
     TableError,
@@ -106,6 +109,27 @@ def test_capture_of_the_last_piece_and_the_material_draw(endings):
     pos = Position.from_string(
         "camelot 2/8/10/12/12/12/12/5b6/12/12/5W6/12/12/10/8/2 w 0,0 - - 0 0")
     assert endings.probe(pos) == (DRAW, 0)
+
+
+def test_a_blockade_loses_at_once():
+    """A game of the Cam family on a line of five cells (castles A1 and A5): no class of the
+    real boards small enough to build here has a blockade, so the rules' data makes one."""
+    board = Board("A", [(0, r) for r in range(1, 6)], KING_DIRECTIONS)
+    line = _cam_family("line-of-five", board, ("A1", "A5"), ((0, "", "A2"), (1, "", "A4")))
+    e = Endings(load=lambda key: None, available=[])
+    e.build(Material(line, (0, 1), ((0, 1), (0, 2))))
+    pos = Position(line)
+    for cell, seat in (("A2", 0), ("A3", 1), ("A4", 1)):
+        pos.put(line.cell(cell), seat, 0)
+    pos.reset_derived()
+    # White's Man on A2: A1 is its own castle (no step in), A3 is taken and the jump over
+    # it would land on A4, taken too. No legal move: lost now (Cam: §6 End 3).
+    assert pos.legal_moves() == []
+    assert e.probe(pos) == (LOSS, 0)
+    # Black to move jumps A3 over A2 into the white castle A1: won in 1.
+    pos.turn = 1
+    pos.reset_derived()
+    assert e.probe(pos) == (WIN, 1)
 
 
 def test_a_pending_exit_duty_is_a_state_of_its_own(endings):
