@@ -16,6 +16,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "perft": (_MEASURE, "perft", "Count the move tree (move generator test)."),
     "book": ("canter.adapters.book.cli", "book", "Build, show and probe opening books."),
     "solve": ("canter.adapters.solve.cli", "solve", "Prove game values (Camette)."),
+    "tables": ("canter.adapters.tables.cli", "tables",
+               "Build, probe and list the endgame tables."),
     "bench": (_MEASURE, "bench", "Search fixed positions; print nodes and nps."),
     "match": (_ARBITER, "match", "Play a match between engines."),
     "tournament": (_ARBITER, "tournament", "Round-robin or gauntlet."),

@@ -35,6 +35,9 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
     ("canter.adapters.solve.verify", ("canter.protocol", "canter.cli", "canter.engine.search")),
     # `canter solve --nodes` runs the prover in-process: a proof is the search's own output.
     ("canter.adapters.solve", ("canter.protocol", "canter.cli")),
+    # `canter tables` builds and probes the search's endgame tables in-process: they are the
+    # search's own data, made by its retrograde analysis.
+    ("canter.adapters.tables", ("canter.protocol", "canter.cli")),
     # The browser board knows no rules: everything it shows comes from engine processes
     # (tests/test_gui_server.py also checks that importing it loads no canter.engine module).
     ("canter.adapters.gui", ("canter.protocol", "canter.cli", "canter.engine",

@@ -106,6 +106,11 @@ EVAL_FILE = OptionSpec("EvalFile", STRING, "")
 OWN_BOOK = OptionSpec("OwnBook", CHECK, True)
 # A book file in the book format; empty = the book shipped for the game being played.
 BOOK_FILE = OptionSpec("BookFile", STRING, "")
+# Endgame tables (docs/tables.md): probed by the search in two-sided endings with few pieces.
+USE_TABLES = OptionSpec("UseTables", CHECK, True)
+# The folder of built tables; empty = $CANTER_TABLES or ~/.cache/canter/tables. The tables
+# shipped in the package are used too.
+TABLE_PATH = OptionSpec("TablePath", STRING, "")
 
 
 def engine_options(variant_names: tuple[str, ...], default_variant: str,
@@ -113,5 +118,5 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE,
-            *rule_options(rules)]
+            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE, USE_TABLES,
+            TABLE_PATH, *rule_options(rules)]

@@ -81,6 +81,30 @@ def read_book_file(path: str):
         raise ProtocolError(f"{where}: {exc}") from None
 
 
+def table_folder(path: str):
+    """(load, keys) for the tables in the folder TablePath names (empty: the default
+    folder) and in the package; a missing folder holds no tables."""
+    from pathlib import Path
+
+    from canter.engine.search.endings import SUFFIX, default_table_dir, shipped, shipped_keys
+
+    folder = Path(path).expanduser() if path.strip() else default_table_dir()
+    try:
+        keys = sorted(p.name[:-len(SUFFIX)] for p in folder.iterdir()
+                      if p.name.endswith(SUFFIX))
+    except OSError:
+        keys = []
+
+    def load(key: str) -> bytes | None:
+        try:
+            with open(folder / (key + SUFFIX), "rb") as f:
+                return f.read()
+        except OSError:
+            return shipped(key)
+
+    return load, sorted(set(keys) | set(shipped_keys()))
+
+
 def book_applies(limits: Limits, seat: int) -> bool:
     """A game move on the clock: a movetime or the mover's clock, and nothing that asks for
     a search as such (infinite, ponder, or a depth, node or mate limit: analysis, tests and
@@ -246,6 +270,7 @@ class Session:
         self._job: SearchJob | None = None
         self.eval_weights: dict[str, object] = {}  # from EvalFile: weight name -> value
         self.book_file = None  # the Book a BookFile names; None: the shipped ones
+        self._endings = None  # (TablePath, Endings) once the searcher first needs them
 
     # ---- variant, rules, options ------------------------------------------------------
     @property
@@ -337,6 +362,17 @@ class Session:
         searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
         searcher.read_opponents = v.get(opt.READ_OPPONENTS.key, opt.READ_OPPONENTS.default)
         searcher.weights = dict(self.eval_weights)
+        searcher.tables = self.endings() if v.get(opt.USE_TABLES.key, True) else None
+
+    def endings(self):
+        """The endgame tables of TablePath (loaded on first probe, kept while it stays)."""
+        path = self.values.get(opt.TABLE_PATH.key, "")
+        if self._endings is None or self._endings[0] != path:
+            from canter.engine.search.endings import Endings
+
+            load, keys = table_folder(path)
+            self._endings = (path, Endings(load=load, available=keys))
+        return self._endings[1]
 
     def new_game(self) -> None:
         self.stop_search()

@@ -73,6 +73,8 @@ def format_info(info: SearchInfo, fmt: Callable[[object], str]) -> str:
         parts += ["time", str(int(info.time * 1000))]
     if info.hashfull is not None:
         parts += ["hashfull", str(info.hashfull)]
+    if info.tbhits is not None:
+        parts += ["tbhits", str(info.tbhits)]
     if info.currmove is not None:
         parts += ["currmove", fmt(info.currmove)]
     if info.currmovenumber is not None:

@@ -105,6 +105,9 @@ class Search:
         self.history: dict = {}
         self.nodes = 0
         self.options: dict = {}  # feature switches for ablation matches (bench/selfplay.py)
+        # Endgame tables (`endings.Endings`), probed in two-sided endings with few pieces;
+        # None: no tables. The switch `tables=0` turns them off for one search.
+        self.endings = None
         # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned")
         # or reduced ("reduced"), with `pos` the position the move is played from.
         self.watch = None
@@ -319,6 +322,10 @@ class Search:
             return 0  # the position came back: a repetition draw is available
         if self.quiet_limit and pos.quiet >= self.quiet_limit:
             return 0
+        if self.tb_max and ply and self._pieces(pos) <= self.tb_max:
+            value = self._probe(pos, ply)
+            if value is not None:
+                return value
         if depth <= 0 or ply >= MAX_PLY - 1:
             return self.qsearch(alpha, beta, ply)
         key = h ^ self.salt
@@ -428,6 +435,29 @@ class Search:
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
         return best
+
+    @staticmethod
+    def _pieces(pos: Position) -> int:
+        n = 0
+        for bits in pos.occ:
+            n += bits.bit_count()
+        return n
+
+    def _probe(self, pos: Position, ply: int) -> int | None:
+        """The exact value of a two-sided ending a table holds, or None. A win or loss
+        further off than the quiet-move draw allows is left to the search (the tables
+        ignore that draw; docs/tables.md)."""
+        got = self.endings.probe(pos)
+        if got is None:
+            return None
+        result, dist = got
+        if result and self.quiet_limit and pos.quiet + dist >= self.quiet_limit:
+            return None
+        self.tbhits += 1
+        if not result:
+            return 0
+        value = WIN - ply - dist
+        return value if result > 0 else -value
 
     def _threatens_entry(self, pos: Position, seat: int, m) -> bool:
         """After `seat`'s quiet move `m` (pushed): does it now stand one step from the
@@ -576,6 +606,11 @@ class Search:
         for h in pos._hashes:
             self.rep[h] = self.rep.get(h, 0) + 1
         self.pv = [[] for _ in range(MAX_PLY + 1)]
+        # Endgame tables: probed only where the pieces are few enough for one to exist.
+        self.tbhits = 0
+        self.tb_max = 0
+        if self.endings is not None and self.options.get("tables", 1):
+            self.tb_max = self.endings.max_pieces.get(pos.variant.name, 0)
         self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self.depth_now = 1
         self.qdepth = self.options.get("qdepth", QDEPTH)
@@ -744,6 +779,7 @@ class Search:
                 depth=depth, seldepth=max(self.seldepth, depth),
                 score_cp=None if w is not None else line.score, score_win=w,
                 nodes=self.nodes, time=elapsed, hashfull=self.tt.hashfull(),
+                tbhits=self.tbhits or None,
                 pv=_legal_prefix(self.root_pos, line.pv) or [line.move],
                 multipv=i + 1 if multipv > 1 else None)
             on_info(info)

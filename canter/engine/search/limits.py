@@ -35,6 +35,7 @@ class SearchInfo:
     nodes: int | None = None
     time: float | None = None  # seconds since the search started
     hashfull: int | None = None  # per mille
+    tbhits: int | None = None  # endgame table probes that answered (None: none did)
     pv: list | None = None  # list[Move]
     multipv: int | None = None
     currmove: object | None = None

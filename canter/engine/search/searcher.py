@@ -5,7 +5,9 @@ Attributes the session sets from engine options: `hash_mb` (transposition table 
 with three seats), `opponent_moves` (three seats: each opponent's likeliest moves searched,
 0 = all), `read_opponents` (three seats: an opponent that keeps making its likeliest move
 is searched with that move alone, `opponents.py`) and `weights` (evaluation weights by name
-that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFile). Methods:
+that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFile) and
+`tables` (endgame tables, `endings.Endings`, or None; options UseTables and TablePath).
+Methods:
 `clear` (new game), `search` (runs in the session's search thread, polls `stop`), `evaluate`
 (static score with a breakdown).
 
@@ -49,6 +51,7 @@ class Searcher:
         self.read_opponents = True
         self.weights: dict[str, object] = {}
         self.use_proofs = True  # play from a shipped proof where it covers the position
+        self.tables = None  # endgame tables (`endings.Endings`), None: none
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
         self._applied: dict[str, object] = {}  # the `w_` options `weights` put in place
@@ -68,6 +71,7 @@ class Searcher:
         if self._tt.mb != self.hash_mb:
             self._tt.resize(self.hash_mb)
         self._use_weights()
+        self._search.endings = self.tables
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
         return self._search.run(pos, limits, on_info, stop, multipv=max(1, self.multipv),
                                 algorithm=algorithm, skill=max(0, min(20, self.skill)),

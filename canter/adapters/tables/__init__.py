@@ -1,0 +1,1 @@
+"""`canter tables`: build, probe and list the endgame tables (docs/tables.md)."""

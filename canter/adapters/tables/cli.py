@@ -1,0 +1,161 @@
+"""`canter tables build|probe|info`: the endgame tables (docs/tables.md).
+
+Tables are built in this process by the engine's own retrograde analysis (canter.engine.
+search.endings), one class after another, the smaller classes a class needs first, and kept
+in the table folder (TablePath; default $CANTER_TABLES or ~/.cache/canter/tables).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from canter.adapters.params import variant_option
+from canter.adapters.tables.store import Folder
+from canter.engine.rules.notation import format_move
+from canter.engine.rules.position import Position
+from canter.engine.rules.posstring import PositionError
+from canter.engine.search.endings import (
+    WIN,
+    Endings,
+    MaterialError,
+    Table,
+    TableError,
+    classes,
+    material_of,
+    parse_material,
+)
+
+_dir_option = click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
+                           help="The table folder (default: $CANTER_TABLES or "
+                           "~/.cache/canter/tables).")
+
+
+def _progress(material):
+    """A progress line on stderr for one class's build."""
+    bar = click.progressbar(length=material.base_size, label=material.key,
+                            file=sys.stderr,
+                            show_pos=True)
+    bar.__enter__()
+    state = {"done": 0}
+
+    def report(done: int, total: int) -> None:
+        if bar.length != total:
+            bar.length = total
+        bar.update(done - state["done"])
+        state["done"] = done
+        if done >= total:
+            bar.__exit__(None, None, None)
+
+    return report
+
+
+def _endings(folder: Folder, build_missing: bool, quiet: bool = False) -> Endings:
+    return Endings(load=folder.load, save=folder.save, available=folder.available(),
+                   build_missing=build_missing, progress=None if quiet else _progress)
+
+
+def _result(result: int, distance: int) -> str:
+    if result == 0:
+        return "draw"
+    return f"{'win' if result == WIN else 'loss'} in {distance} plies"
+
+
+@click.group()
+def tables() -> None:
+    """Endgame tables: build, probe, info (docs/tables.md)."""
+
+
+@tables.command()
+@variant_option("The game whose tables are built (with --pieces).")
+@click.option("--pieces", type=click.IntRange(2, 8), default=None,
+              help="Build every class with at most this many pieces.")
+@click.argument("names", nargs=-1, metavar="[CLASS]...")
+@_dir_option
+@click.option("--force", is_flag=True, help="Build again the classes named or chosen, even if "
+              "they exist (the smaller ones they need are loaded).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str | None,
+          force: bool, quiet: bool) -> None:
+    """Build tables: CLASS like camette-wKM-bK (Knights K and Men M after each seat's
+    letter), or all classes of --variant with at most --pieces pieces."""
+    if not names and pieces is None:
+        raise click.UsageError("name classes, or give --pieces")
+    wanted = []
+    try:
+        wanted = [parse_material(n, variant) for n in names]
+    except MaterialError as exc:
+        raise click.BadParameter(str(exc), param_hint="CLASS") from None
+    if pieces is not None:
+        wanted += classes(variant, pieces)
+        if not wanted:
+            raise click.ClickException(f"{variant} has no two-sided endings")
+    store = Folder(folder)
+    endings = _endings(store, build_missing=False, quiet=quiet)
+    for m in wanted:
+        if not force and endings.table(m) is not None:
+            click.echo(f"{m.key}: exists")
+            continue
+        table = endings.build(m, force=True)
+        s = table.stats
+        click.echo(f"{m.key}: {s['states']} positions, {s['win']} won, {s['draw']} drawn, "
+                   f"{s['loss']} lost, longest win {s['longest_win']} plies, "
+                   f"{s['seconds']} s -> {store.file(m.key)}")
+
+
+@tables.command()
+@click.argument("position", metavar="POSITION")
+@_dir_option
+@click.option("--build/--no-build", "build_missing", default=True, show_default=True,
+              help="Build a missing table (and the ones it needs) first.")
+def probe(position: str, folder: str | None, build_missing: bool) -> None:
+    """The value of POSITION (a position string) from the tables, its distance in plies, and
+    each move's value, best first."""
+    try:
+        pos = Position.from_string(position)
+    except (PositionError, ValueError) as exc:
+        raise click.BadParameter(str(exc), param_hint="POSITION") from None
+    m = material_of(pos)
+    if m is None:
+        raise click.ClickException("not a two-sided ending (two seats with pieces, the "
+                                   "others out of the game)")
+    endings = _endings(Folder(folder), build_missing)
+    got = endings.probe(pos)
+    if got is None:
+        why = "no table" if endings.table(m) is None else "the table does not hold this state"
+        raise click.ClickException(f"{m.key}: {why}")
+    click.echo(f"{m.key}: {pos.variant.seats[pos.turn].name} to move: {_result(*got)}")
+    for move, result, d in endings.best_moves(pos):
+        click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
+
+
+@tables.command()
+@_dir_option
+@variant_option("Only this game's tables.")
+@click.option("--all", "every", is_flag=True, help="Every game's tables.")
+def info(folder: str | None, variant: str, every: bool) -> None:
+    """The tables that exist (built or shipped): positions, results, size, build time."""
+    store = Folder(folder)
+    click.echo(f"table folder: {store.path}")
+    for key in store.available():
+        try:
+            m = parse_material(key)
+        except MaterialError:
+            continue
+        if not every and m.variant.name != variant:
+            continue
+        data = store.load(key)
+        try:
+            table = Table.from_bytes(data) if data is not None else None
+        except TableError as exc:
+            click.echo(f"{key}: {exc}")
+            continue
+        if table is None:
+            continue
+        s = table.stats
+        where = "built" if store.file(key).exists() else "shipped"
+        click.echo(f"{key:<24} {where:<8} {s.get('states', '?'):>9} positions  "
+                   f"won {s.get('win', '?')} drawn {s.get('draw', '?')} lost "
+                   f"{s.get('loss', '?')}  longest win {s.get('longest_win', '?')}  "
+                   f"{len(data)} bytes  {s.get('seconds', '?')} s")

@@ -1,0 +1,129 @@
+"""One built class: its values, their bytes (the file format) and the probe of a position.
+
+A value is one byte (two when some distance needs it): 0 a draw, `1 + 2d` a win for the
+seat to move in d plies, `2 + 2d` a loss in d plies. Distances count plies to the end of
+the game (a castle entry, the last capture, a blockade) with the winner taking the shortest
+way and the loser the longest, through captures into smaller classes: distance to mate.
+
+The file (docs/tables.md) is a header line of JSON, then the zlib-compressed base values,
+then the zlib-compressed rare states (Castle Moves used, exit duties) as sorted
+(key, value) pairs, key = base index * extra states + extra code.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from array import array
+from bisect import bisect_left
+
+from canter.engine.search.endings.material import Indexer, Material, parse_material
+
+MAGIC = "canter-endings"
+FORMAT_VERSION = 1
+DRAW, WIN, LOSS = 0, 1, -1
+
+
+class TableError(ValueError):
+    """A table file that cannot be read."""
+
+
+def encode(result: int, distance: int) -> int:
+    if result == DRAW:
+        return 0
+    return 1 + 2 * distance if result == WIN else 2 + 2 * distance
+
+
+def decode(value: int) -> tuple[int, int]:
+    """(result, distance) for the seat to move: result WIN, DRAW or LOSS."""
+    if value == 0:
+        return DRAW, 0
+    return (WIN if value & 1 else LOSS), (value - 1) >> 1
+
+
+class Table:
+    """The values of one class: `base` (an array indexed by base index) and `extra` (the
+    rare states: sorted keys, their values). `stats` is what the build measured."""
+
+    def __init__(self, material: Material, base, extra_keys, extra_values,
+                 stats: dict | None = None) -> None:
+        self.material = material
+        self.indexer = Indexer(material)
+        self.base = base
+        self.extra_keys = extra_keys
+        self.extra_values = extra_values
+        self.stats = stats or {}
+        self.rules_key = rules_key(material.variant.default_rules)
+
+    @property
+    def key(self) -> str:
+        return self.material.key
+
+    def value_at(self, pos) -> int | None:
+        """The raw value of `pos` (its class must be this one), or None when its state is
+        not one the table holds."""
+        ix = self.indexer
+        base = ix.base(pos)
+        code = ix.extra(pos)
+        if code == 0:
+            return self.base[base]
+        key = base * ix.extra_states + code
+        keys = self.extra_keys
+        i = bisect_left(keys, key)
+        if i < len(keys) and keys[i] == key:
+            return self.extra_values[i]
+        return None
+
+    def probe(self, pos) -> tuple[int, int] | None:
+        value = self.value_at(pos)
+        return None if value is None else decode(value)
+
+    # ---- bytes ----------------------------------------------------------------------
+    def to_bytes(self) -> bytes:
+        wide = self.base.itemsize > 1 or any(v > 255 for v in self.extra_values)
+        base = self.base if not wide else array("H", self.base)
+        header = {
+            "format": MAGIC, "version": FORMAT_VERSION, "class": self.key,
+            "positions": len(self.base), "extras": len(self.extra_keys),
+            "width": 2 if wide else 1, "rules": self.rules_key, "stats": self.stats,
+        }
+        body = zlib.compress(base.tobytes(), 9)
+        keys = array("Q", self.extra_keys).tobytes()
+        values = array("H" if wide else "B", self.extra_values).tobytes()
+        rare = zlib.compress(keys + values, 9)
+        head = json.dumps(header, sort_keys=True).encode() + b"\n"
+        return head + len(body).to_bytes(8, "little") + body + rare
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Table:
+        try:
+            line, rest = data.split(b"\n", 1)
+            header = json.loads(line)
+            if header.get("format") != MAGIC or header.get("version") != FORMAT_VERSION:
+                raise TableError("not a canter endings table of this version")
+            material = parse_material(header["class"])
+            wide = header["width"] == 2
+            n = int.from_bytes(rest[:8], "little")
+            raw = zlib.decompress(rest[8:8 + n])
+            base = array("H" if wide else "B")
+            base.frombytes(raw)
+            rare = zlib.decompress(rest[8 + n:])
+            count = header["extras"]
+            keys = array("Q")
+            keys.frombytes(rare[:8 * count])
+            values = array("H" if wide else "B")
+            values.frombytes(rare[8 * count:])
+        except (ValueError, KeyError, zlib.error, EOFError) as exc:
+            raise TableError(f"damaged table: {exc}") from None
+        if len(base) != material.base_size or len(values) != count:
+            raise TableError(f"{material.key}: the sizes do not match the class")
+        table = cls(material, base, keys, values, header.get("stats"))
+        if header.get("rules") != table.rules_key:
+            raise TableError(f"{material.key}: built under other rules")
+        return table
+
+
+def rules_key(rules) -> str:
+    """The rulings a table depends on (the draws by repetition and quiet moves it ignores)."""
+    return (f"exit_duty_persists={rules.exit_duty_persists} no_move={rules.no_move} "
+            f"parker_1887={rules.parker_1887}")

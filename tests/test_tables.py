@@ -1,0 +1,294 @@
+"""Endgame tables (docs/tables.md): the index, the retrograde build against hand-counted
+positions and against a full search, the file format, the search's probe (tbhits, the
+UseTables switch) and `canter tables`."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from canter.adapters.tables.cli import tables as tables_command
+from canter.engine import Position
+from canter.engine.rules.board import Board
+from canter.engine.rules.variant import KING_DIRECTIONS, _cam_family
+from canter.engine.search.endings import (
+    DRAW,
+    LOSS,
+    WIN,
+    Endings,
+    Indexer,
+    Material,
+    MaterialError,
+    Table,
+    TableError,
+    classes,
+    material_of,
+    parse_material,
+)
+from canter.engine.search.endings.build import setup
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
+
+SMALL = ["camette-wM-bMM", "camette-wMM-bK"]
+
+
+@pytest.fixture(scope="module")
+def endings():
+    """Two of Camette's three-piece classes (and the two-piece ones they need), a
+    Tri-Camelot class and Camelot's one piece against one, built here in memory (a few
+    seconds), never loaded from a file."""
+    e = Endings(load=lambda key: None, available=[])
+    for key in SMALL + ["tri-camelot-bK-rM", "camelot-wK-bM"]:
+        e.build(parse_material(key))
+    return e
+
+
+def test_class_names_round_trip_and_refuse_nonsense():
+    m = parse_material("camette-wKM-bK")
+    assert m.key == "camette-wKM-bK" and m.count == 3
+    assert m.pieces == ((1, 1), (1, 0))
+    assert parse_material("bK-wMM", "camette").key == "camette-wMM-bK"  # White first
+    assert parse_material("tri-camelot-gM-bK").key == "tri-camelot-bK-gM"
+    for bad in ("camette-wKM", "camette-wMK-bK", "camette-wK-wM", "camette-xK-bM",
+                "camette-w-bM", "grand-cam-rK-gK", "nosuch-wK-bK"):
+        with pytest.raises(MaterialError):
+            parse_material(bad)
+    # Camette: one Knight and three Men a side, so 24 classes of two to four pieces.
+    assert len(classes("camette", 4)) == 24
+    assert {c.key for c in classes("camette", 2)} == {
+        "camette-wK-bK", "camette-wK-bM", "camette-wM-bK", "camette-wM-bM"}
+    assert len(classes("tri-camelot", 2)) == 12  # three pairs of seats, K or M each
+
+
+def test_the_index_numbers_every_placement_once():
+    m = parse_material("camette-wK-bMM")
+    ix = Indexer(m)
+    seen = set()
+    pos = Position(m.variant)
+    for pidx, placed in ix.placements():
+        setup(pos, ix, placed, 0, 0, ())
+        assert ix.placement(pos) == pidx
+        seen.add(pidx)
+    assert seen == set(range(m.placements))
+    assert m.placements == 23 * (22 * 21 // 2)
+
+
+def probe(endings, text):
+    return endings.probe(Position.from_string(text))
+
+
+def test_a_step_into_the_castle_wins_in_one(endings):
+    # Camette: White's Man on C6 steps into Black's castle C7.
+    assert probe(endings, "camette 1/1w1/5/5/1B3/3/1 w 0,0 - - 0 0") == (WIN, 1)
+    # The same with Black to move: Black cannot stop it (no capture reaches C6): lost in 2.
+    assert probe(endings, "camette 1/1w1/5/5/1B3/3/1 b 0,0 - - 0 0") == (LOSS, 2)
+    # Tri-Camelot, Green out: Blue's Knight on B15 next to Red's castle A16 enters it.
+    assert endings.probe(Position.from_string(_tri_entry())) == (WIN, 1)
+
+
+def _tri_entry() -> str:
+    pos = Position(Position.start("tri-camelot").variant)
+    v = pos.variant
+    pos.put(v.cell("B15"), 0, 1)  # Blue Knight beside Red's castle A16
+    pos.put(v.cell("F9"), 1, 0)  # Red Man in the middle
+    pos.eliminated = (2,)
+    pos.reset_derived()
+    return pos.to_string()
+
+
+def test_capture_of_the_last_piece_and_the_material_draw(endings):
+    # Camette: White's Man takes Black's last piece (B4 over B5 to B6): won in 1.
+    assert probe(endings, "camette 1/3/5/1b3/1w3/3/1 w 0,0 - - 0 0") == (WIN, 1)
+    # Camelot: one piece against one is a draw, whatever the cells (§1 End 3).
+    table = endings.table(parse_material("camelot-wK-bM"))
+    assert table.stats["win"] == table.stats["loss"] == 0
+    pos = Position.from_string(
+        "camelot 2/8/10/12/12/12/12/5b6/12/12/5W6/12/12/10/8/2 w 0,0 - - 0 0")
+    assert endings.probe(pos) == (DRAW, 0)
+
+
+def test_a_blockade_loses_at_once():
+    """A game of the Cam family on a line of five cells (castles A1 and A5): no class of the
+    real boards small enough to build here has a blockade, so the rules' data makes one."""
+    board = Board("A", [(0, r) for r in range(1, 6)], KING_DIRECTIONS)
+    line = _cam_family("line-of-five", board, ("A1", "A5"), ((0, "", "A2"), (1, "", "A4")))
+    e = Endings(load=lambda key: None, available=[])
+    e.build(Material(line, (0, 1), ((0, 1), (0, 2))))
+    pos = Position(line)
+    for cell, seat in (("A2", 0), ("A3", 1), ("A4", 1)):
+        pos.put(line.cell(cell), seat, 0)
+    pos.reset_derived()
+    # White's Man on A2: A1 is its own castle (no step in), A3 is taken and the jump over
+    # it would land on A4, taken too. No legal move: lost now (Cam: §6 End 3).
+    assert pos.legal_moves() == []
+    assert e.probe(pos) == (LOSS, 0)
+    # Black to move jumps A3 over A2 into the white castle A1: won in 1.
+    pos.turn = 1
+    pos.reset_derived()
+    assert e.probe(pos) == (WIN, 1)
+
+
+def test_a_pending_exit_duty_is_a_state_of_its_own(endings):
+    # White's Men on C1 (its own castle) and C2, Black's Knight on C3, White to move.
+    # Free to choose, White takes the last piece: C2 over C3 to C4, won in 1.
+    free = "camette 1/3/5/5/2B2/1w1/w w 0,0 - - 0 0"
+    assert probe(endings, free) == (WIN, 1)
+    # The Man on C1 has just jumped in and must leave (and has no capture): to B2 or D2,
+    # and then Black's Knight jumps C2 and lands in the white castle C1: lost in 2.
+    assert probe(endings, free.replace(" - - ", " C1 - ")) == (LOSS, 2)
+
+
+def test_the_file_format_round_trips(endings):
+    table = endings.table(parse_material("camette-wMM-bK"))
+    data = table.to_bytes()
+    again = Table.from_bytes(data)
+    assert bytes(again.base) == bytes(table.base)
+    assert list(again.extra_keys) == list(table.extra_keys)
+    assert list(again.extra_values) == list(table.extra_values)
+    assert again.stats == table.stats
+    with pytest.raises(TableError):
+        Table.from_bytes(data[:len(data) // 2])
+    with pytest.raises(TableError):
+        Table.from_bytes(b"not a table\n" + data)
+
+
+def _random_states(endings, keys, count, seed):
+    """Positions of the classes `keys` (legal set-ups with two moves or more) whose table
+    value is a win or loss within five plies, or a draw."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        m = parse_material(rng.choice(keys))
+        ix = Indexer(m)
+        placed = None
+        for i, (_, p) in enumerate(ix.placements()):
+            if rng.random() < 1 / (i + 1):
+                placed = p
+        pos = Position(m.variant)
+        setup(pos, ix, placed, rng.choice(m.seats), 0,
+              tuple(s for s in range(m.variant.nseats) if s not in m.seats))
+        try:
+            pos = Position.from_string(pos.to_string())
+        except ValueError:
+            continue  # a piece on a castle it may never enter
+        if pos.outcome() is not None or pos.turn not in m.seats:
+            continue
+        if len(pos.legal_moves()) < 2:
+            continue  # the search plays a lone move at once, without a score to compare
+        got = endings.probe(pos)
+        if got is not None and got[1] <= 5:
+            out.append((pos, got))
+    return out
+
+
+def _search(pos, depth, tables=None):
+    s = Searcher()
+    s.tables = tables
+    # The shipped Camette proof holds small endings too (inside its lines): it would take
+    # moves off the root, and the search alone is what is compared here.
+    s.use_proofs = False
+    infos = []
+    result = s.search(pos, Limits(depth=depth), infos.append, StopFlag())
+    return result, infos[-1]
+
+
+def test_a_probe_agrees_with_a_full_search_on_100_random_small_endings(endings):
+    """Tables off, the search to one ply past the table's distance must find the same
+    result at the same distance (a won or lost game: mate in N own moves; a draw: a score
+    that is not a mate)."""
+    states = _random_states(endings, SMALL, 80, seed=5)
+    states += _random_states(endings, ["tri-camelot-bK-rM"], 20, seed=6)
+    decided = 0
+    for pos, (result, dist) in states:
+        _, info = _search(pos, max(dist, 1) + 1)
+        plies_per_round = pos.variant.nseats
+        if result == DRAW:
+            assert info.score_win is None, pos.to_string()
+            continue
+        decided += 1
+        own_moves = max(1, (dist + plies_per_round - 1) // plies_per_round)
+        assert info.score_win == (own_moves if result == WIN else -own_moves), \
+            (pos.to_string(), result, dist, info)
+    assert decided >= 60
+
+
+def test_the_search_probes_the_tables_and_reports_tbhits(endings):
+    pos = Position.from_string("camette 1/3/2ww1/B4/5/3/1 b 0,0 - - 0 0")
+    assert endings.probe(pos) == (LOSS, 4)
+    result, info = _search(pos, 3, endings)
+    assert info.tbhits and info.score_win == -2
+    assert result.best is not None
+    _, info = _search(pos, 3, None)
+    assert info.tbhits is None
+    # The start has eight pieces: no table holds it or anything two plies on.
+    start = Position.start("camette")
+    _, info = _search(start, 2, endings)
+    assert info.tbhits is None
+
+
+def test_best_moves_rank_the_shortest_win_first(endings):
+    pos = Position.from_string("camette 1/1w1/5/5/1B3/3/1 w 0,0 - - 0 0")
+    moves = endings.best_moves(pos)
+    assert moves[0][1:] == (WIN, 1)
+    assert all(r != WIN or d >= 1 for _, r, d in moves)
+    assert [d for _, r, d in moves if r == WIN] == sorted(d for _, r, d in moves if r == WIN)
+
+
+def test_material_of_needs_exactly_two_seats():
+    assert material_of(Position.start("camette")).key == "camette-wKMMM-bKMMM"
+    assert material_of(Position.start("tri-camelot")) is None
+
+
+def test_cli_builds_probes_and_lists(tmp_path):
+    runner = CliRunner()
+    # Cam's one against one is not shipped: built here (about a second).
+    out = runner.invoke(tables_command, ["build", "cam-wK-bM", "--dir", str(tmp_path),
+                                         "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "cam-wK-bM: 9110 positions" in out.output
+    assert (tmp_path / "cam-wK-bM.ctb").exists()
+    out = runner.invoke(tables_command, ["build", "cam-wK-bM", "--dir", str(tmp_path)])
+    assert "cam-wK-bM: exists" in out.output
+    out = runner.invoke(tables_command, ["info", "--variant", "cam", "--dir", str(tmp_path)])
+    assert out.exit_code == 0 and "cam-wK-bM" in out.output and "built" in out.output
+    # White's Knight on D12 steps into Black's castle D13.
+    out = runner.invoke(tables_command, ["probe", "--dir", str(tmp_path),
+                                         "cam 1/1W1/5/7/7/7/7/7/7/b6/5/3/1 w 0,0 - - 0 0"])
+    assert out.exit_code == 0, out.output
+    assert "white to move: win in 1 plies" in out.output
+    assert "D12-D13" in out.output
+    out = runner.invoke(tables_command, ["probe", "--no-build", "--dir", str(tmp_path),
+                                         "cam 1/1W1/5/7/7/7/7/7/b6/b6/5/3/1 w 0,0 - - 0 0"])
+    assert out.exit_code != 0 and "cam-wK-bMM: no table" in out.output
+    out = runner.invoke(tables_command, ["build", "camette-wQ-bM", "--dir", str(tmp_path)])
+    assert out.exit_code != 0 and "CLASS" in out.output
+    # The shipped tables are listed as such.
+    out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir", str(tmp_path)])
+    assert "camette-wK-bM" in out.output and "shipped" in out.output
+
+
+def test_the_engine_reports_tbhits_and_usetables_turns_them_off(endings, tmp_path):
+    for key, table in endings.tables.items():
+        (tmp_path / f"{key}.ctb").write_bytes(table.to_bytes())
+    lines = ["uci", f"setoption name TablePath value {tmp_path}",
+             "setoption name UCI_Variant value camette",
+             "position fen camette 1/3/2ww1/B4/5/3/1 b 0,0 - - 0 0", "go depth 2", "isready"]
+
+    def run(extra):
+        proc = subprocess.run([sys.executable, "-m", "canter"],
+                              input="\n".join(lines[:2] + extra + lines[2:]) + "\n",
+                              capture_output=True, text=True, timeout=60)
+        return proc.stdout
+
+    out = run([])
+    assert "option name UseTables type check default true" in out
+    assert "option name TablePath type string default <empty>" in out
+    info = [x for x in out.splitlines() if x.startswith("info depth 2")][-1]
+    assert " tbhits " in info and " score mate -2 " in info
+    out = run(["setoption name UseTables value false"])
+    info = [x for x in out.splitlines() if x.startswith("info depth 2")][-1]
+    assert " tbhits " not in info
