@@ -265,14 +265,25 @@ def test_at_the_start_the_engine_never_plays_a_move_proved_to_lose() -> None:
                "the others" for i in infos)
 
 
-def test_through_the_protocol_the_engine_plays_in_the_proof() -> None:
-    script = ("uci\nsetoption name UCI_Variant value camette\n"
+def _protocol(options: str = "") -> list[str]:
+    script = (f"uci\nsetoption name UCI_Variant value camette\n{options}"
               "position startpos moves C2-E4\ngo depth 1\nquit\n")
-    out = subprocess.run([sys.executable, "-m", "canter"], input=script, text=True,
-                         capture_output=True, timeout=60).stdout.splitlines()
+    return subprocess.run([sys.executable, "-m", "canter"], input=script, text=True,
+                          capture_output=True, timeout=60).stdout.splitlines()
+
+
+def test_through_the_protocol_the_engine_plays_in_the_proof() -> None:
+    out = _protocol()
     info = [line for line in out if line.startswith("info") and "string solved" in line]
     assert info and " score mate 3 " in info[-1]
     assert "bestmove B5-C4" in [line.split(" ponder")[0] for line in out]
+
+
+def test_usetables_false_turns_the_proof_off() -> None:
+    out = _protocol("setoption name UseTables value false\n")
+    assert not [line for line in out if "solved" in line]
+    assert [line for line in out if line.startswith("info depth 1 ")]
+    assert [line for line in out if line.startswith("bestmove ")]
 
 
 def test_other_games_and_unproved_positions_are_searched_as_before() -> None:

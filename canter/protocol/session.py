@@ -362,7 +362,11 @@ class Session:
         searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
         searcher.read_opponents = v.get(opt.READ_OPPONENTS.key, opt.READ_OPPONENTS.default)
         searcher.weights = dict(self.eval_weights)
-        searcher.tables = self.endings() if v.get(opt.USE_TABLES.key, True) else None
+        # UseTables switches off all the solved-position knowledge: the endgame tables and
+        # the shipped proofs (Camette), so that a search can be tested on its own.
+        use_tables = v.get(opt.USE_TABLES.key, True)
+        searcher.tables = self.endings() if use_tables else None
+        searcher.use_proofs = use_tables
 
     def endings(self):
         """The endgame tables of TablePath (loaded on first probe, kept while it stays)."""
