@@ -29,8 +29,6 @@ import mmap
 import os
 import pickle
 import signal
-import sys
-import traceback
 
 from canter.engine.search.limits import Limits, SearchInfo
 from canter.engine.search.sharedtt import SCORE_OFFSET, SharedTable, pack_move, unpack_move
@@ -130,12 +128,10 @@ def _helper_main(index: int, jobs, inherited: list, control: memoryview,
             continue  # already over
         table.generation = generation
         stop = HelperStop(control, job, index, parent, search)
-        try:
-            search.run(pos, Limits(infinite=True, searchmoves=searchmoves),
-                       HelperReport(control, job, index), stop, **kwargs)
-        except Exception:  # a bug costs this search's help, not the helper
-            sys.stderr.write(f"canter helper {index + 1}: " + traceback.format_exc())
-            sys.stderr.flush()
+        # An exception ends the helper: multiprocessing writes its traceback to stderr,
+        # and the pool replaces the helper before the next search (saying so).
+        search.run(pos, Limits(infinite=True, searchmoves=searchmoves),
+                   HelperReport(control, job, index), stop, **kwargs)
 
 
 class HelperPool:
