@@ -25,6 +25,7 @@ SLOT_BYTES = 8 * WORDS
 USED = 1 << 63
 SCORE_OFFSET = 1 << 23  # scores are within +-INF (10**6) < 2**23
 MAX_CAPTURES = 6
+CLEAR_CHUNK = 1 << 20
 
 
 def pack_move(key: tuple | None) -> int:
@@ -83,10 +84,13 @@ class SharedTable:
             self.words = None
 
     def clear(self) -> None:
-        """Zero every slot (only between searches: helpers are idle then)."""
-        self._map.seek(0)
-        self._map.write(bytes(len(self._map)))
-        self._map.seek(0)
+        """Zero every slot (only between searches: helpers are idle then), a megabyte at a
+        time (Hash may be gigabytes)."""
+        size = len(self._map)
+        zeros = bytes(min(size, CLEAR_CHUNK))
+        for start in range(0, size, CLEAR_CHUNK):
+            end = min(size, start + CLEAR_CHUNK)
+            self._map[start:end] = zeros[: end - start]
         self.generation = 0
 
     def new_search(self) -> None:

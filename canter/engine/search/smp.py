@@ -191,8 +191,9 @@ class HelperPool:
                 why = f"{why}; could not be started again ({exc.strerror or exc})"
         else:
             why = f"{why} for the {RESTARTS + 1}th time"
-        self.events.append(f"helper {i + 1} {why}; searching with "
-                           f"{self.alive + 1} processes")
+        n = self.alive + 1
+        self.events.append(f"helper {i + 1} {why}; searching with {n} "
+                           f"process{'es' if n > 1 else ''}")
 
     def check(self) -> None:
         """Replace helpers that died since the last search (or leave their slot empty)."""
