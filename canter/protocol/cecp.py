@@ -24,6 +24,7 @@ from canter.protocol import options as opt
 from canter.protocol import referee
 from canter.protocol.cecp_format import (
     CECP_OPTIONS,
+    HIDDEN_BY,
     HIDDEN_OPTIONS,
     RESIGN,
     Level,
@@ -46,10 +47,10 @@ HINT_TIME = 0.5  # seconds a hint search may take
 # Files A-N: every board of the family.
 MOVE_SHAPE = re.compile(r"^[A-Na-n]\d{1,2}(?:[-xX]|[A-Na-n]\d)", re.ASCII)
 
-# Accepted and without effect: canter has no book, no tablebases, one thread, and does not
-# care who its opponent is.
+# Accepted and without effect: canter has no tablebases, sizes its table by the Hash option,
+# and does not care who its opponent is.
 IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "computer", "name",
-                     "rating", "ics", "memory", "cores", "egtpath", "nps"})
+                     "rating", "ics", "memory", "egtpath", "nps"})
 
 # Commands that take no arguments: extra ones are reported and the command is still
 # carried out, as in the UCI-style dialect.
@@ -63,7 +64,7 @@ HELP = [
     "# force | go | playother | usermove <move> | undo | remove | result <r> {<why>}",
     "# level <mps> <base> <inc> | st <seconds> | sd <plies> | time <cs> | otim <cs>",
     "# seattime <seat> <cs> | ? | ping <n> | draw | hard | easy | post | nopost",
-    "# analyze | exit | . | hint | option <name>[=<value>] | quit",
+    "# analyze | exit | . | hint | option <name>[=<value>] | cores <n> | quit",
     "# legal [<cell>|<move>] | getposition | board | pieces | turn | ranking | d | help",
 ]
 
@@ -128,7 +129,7 @@ class CecpDialect:
             "quit": self.cmd_quit, "legal": self.cmd_legal,
             "getposition": self.cmd_getposition, "d": self.cmd_d, "help": self.cmd_help,
             "board": self.cmd_board, "pieces": self.cmd_pieces, "turn": self.cmd_turn,
-            "ranking": self.cmd_ranking,
+            "ranking": self.cmd_ranking, "cores": self.cmd_cores,
         }
 
     # ---- plumbing -------------------------------------------------------------------------
@@ -185,6 +186,7 @@ class CecpDialect:
                 break
         with self.cmd_lock:
             self.halt()
+        self.session.close()
 
     @property
     def nseats(self) -> int:
@@ -365,9 +367,7 @@ class CecpDialect:
         name = name.strip()
         key = opt.option_key(name)
         if key in HIDDEN_OPTIONS:
-            raise CecpError(f"option '{echo(name)}' is set by the 'variant' command"
-                            if key == opt.option_key("UCI_Variant") else
-                            f"option '{echo(name)}' is set by 'hard' and 'easy'")
+            raise CecpError(f"option '{echo(name)}' is set by {HIDDEN_BY[key]}")
         own = next((s for s in CECP_OPTIONS if s.key == key), None)
         raw = value.strip() if sep else None
         if own is not None:
@@ -378,6 +378,16 @@ class CecpDialect:
             return
         spec = next((s for s in self.session.option_specs() if s.key == key), None)
         converted = option_value_text(spec, raw) if spec is not None else raw
+        self._set_session_option(spec, name, converted)
+
+    def cmd_cores(self, args: list[str]) -> None:
+        """`cores N`: the GUI allows N processors; the engine searches in that many
+        processes (option Threads), at most its own maximum."""
+        n = int(self._number(args, "cores: processors", minimum=1, integer=True))
+        spec = opt.THREADS
+        self._set_session_option(spec, spec.name, str(min(n, spec.max)))
+
+    def _set_session_option(self, spec, name: str, value: str | None) -> None:
         with self.lock:
             thinking = self.current is not None and self.current.kind == "think"
         if thinking and spec is not None:
@@ -386,7 +396,7 @@ class CecpDialect:
         self.halt()  # the session sets options only between searches (pondering ends)
         try:
             with self.lock:
-                self.session.set_option(name, converted)
+                self.session.set_option(name, value)
         finally:
             self._position_changed()
 

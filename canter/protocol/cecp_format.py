@@ -18,8 +18,11 @@ from canter.protocol.lines import INT_MAX, echo, parse_whole
 MATE_BASE = 100_000  # xboard shows scores beyond this as forced wins ("mate")
 
 # Options a CECP GUI reaches through commands of its own, so they are not offered twice:
-# the game through `variant`, pondering through `hard`/`easy`.
-HIDDEN_OPTIONS = frozenset({opt.option_key("UCI_Variant"), opt.PONDER.key})
+# the game through `variant`, pondering through `hard`/`easy`, processes through `cores`.
+HIDDEN_OPTIONS = frozenset({opt.option_key("UCI_Variant"), opt.PONDER.key, opt.THREADS.key})
+# The command that sets each hidden option, for the error that points to it.
+HIDDEN_BY = {opt.option_key("UCI_Variant"): "the 'variant' command",
+             opt.PONDER.key: "'hard' and 'easy'", opt.THREADS.key: "the 'cores' command"}
 
 # Options only this dialect has (the session core knows nothing of resigning).
 RESIGN = opt.OptionSpec("Resign Threshold", opt.SPIN, 0, 0, 100_000)
@@ -33,7 +36,7 @@ def feature_lines(name: str, variants: Sequence[str],
     lines = [
         "feature done=0",
         "feature ping=1 setboard=1 usermove=1 time=1 draw=1 playother=1 analyze=1 "
-        "colors=0 san=0 sigint=0 sigterm=0 reuse=1 name=0 nps=0 debug=0 memory=0 smp=0",
+        "colors=0 san=0 sigint=0 sigterm=0 reuse=1 name=0 nps=0 debug=0 memory=0 smp=1",
         f'feature myname="{name}" variants="{",".join(variants)}"',
     ]
     lines += [f'feature option="{option_feature(spec, value)}"'

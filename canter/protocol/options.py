@@ -92,6 +92,8 @@ def rule_options(rules: object) -> list[OptionSpec]:
 # Search options. Defaults here are what the session gives a new searcher.
 HASH = OptionSpec("Hash", SPIN, 16, 1, 4096)
 CLEAR_HASH = OptionSpec("Clear Hash", BUTTON)
+# Processes that search (Lazy SMP over a shared table, docs/search.md "Threads").
+THREADS = OptionSpec("Threads", SPIN, 1, 1, 64)
 MULTIPV = OptionSpec("MultiPV", SPIN, 1, 1, 64)
 PONDER = OptionSpec("Ponder", CHECK, False)
 MOVE_OVERHEAD = OptionSpec("Move Overhead", SPIN, 30, 0, 5000)
@@ -117,6 +119,6 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
                    rules: object) -> list[OptionSpec]:
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
-    return [variant, HASH, CLEAR_HASH, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL, THREE_SEAT,
-            OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE, USE_TABLES,
-            TABLE_PATH, *rule_options(rules)]
+    return [variant, HASH, CLEAR_HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL,
+            THREE_SEAT, OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE,
+            USE_TABLES, TABLE_PATH, *rule_options(rules)]

@@ -356,6 +356,7 @@ class Session:
     def _configure(self, searcher) -> None:
         v = self.values
         searcher.hash_mb = v.get(opt.HASH.key, opt.HASH.default)
+        searcher.threads = v.get(opt.THREADS.key, opt.THREADS.default)
         searcher.multipv = v.get(opt.MULTIPV.key, opt.MULTIPV.default)
         searcher.skill = v.get(opt.SKILL.key, opt.SKILL.default)
         searcher.algorithm = v.get(opt.THREE_SEAT.key, opt.THREE_SEAT.default)
@@ -377,6 +378,12 @@ class Session:
             load, keys = table_folder(path)
             self._endings = (path, Endings(load=load, available=keys))
         return self._endings[1]
+
+    def close(self) -> None:
+        """End of the session: the searcher's helper processes end too (they would at exit
+        anyway: they are daemonic, and stop once the engine process is gone)."""
+        if self._searcher is not None:
+            self._searcher.close()
 
     def new_game(self) -> None:
         self.stop_search()

@@ -136,6 +136,7 @@ class UciDialect:
             self.session.wait_search()
         else:
             self.session.stop_search()
+        self.session.close()
 
     # ---- handshake and options ------------------------------------------------------------
     def cmd_uci(self, args: list[str]) -> None:

@@ -43,6 +43,7 @@ from canter.engine.search.common import (
     first_item,
     likeliest,
     order_key,
+    skips,
 )
 from canter.engine.search.evaluate import Evaluator, weights_for
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult, StopFlag
@@ -111,6 +112,10 @@ class Search:
         # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned")
         # or reduced ("reduced"), with `pos` the position the move is played from.
         self.watch = None
+        # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
+        # are staggered (common.skips); the helpers' node count, added to the reported one.
+        self.helper = 0
+        self.helper_nodes = None
 
     def clear(self) -> None:
         self.tt.clear()
@@ -702,10 +707,15 @@ class Search:
             return SearchResult(moves[0], None, info)
         root_static = self._static(pos)
         completed = 0
+        # Helpers (Threads > 1) are made to differ from the main search (switch `smp`):
+        # 1 staggered depths, 2 the root moves in reverse order, 3 both.
+        smp = self.options.get("smp", 1) if self.helper else 0
         for depth in range(1, max_depth + 1):
+            if smp & 1 and skips(self.helper, depth):
+                continue
             self.depth_now = depth
             try:
-                self._iterate(lines, depth, k)
+                self._iterate(lines[::-1] if smp & 2 and depth > 1 else lines, depth, k)
             except Aborted:
                 # Keep what the unfinished iteration proved: the previous best move was
                 # searched exactly at this depth, and any move that beat it too.
@@ -772,13 +782,14 @@ class Search:
 
     def _report(self, lines, depth, on_info, multipv):
         elapsed = time.monotonic() - self.t0
+        nodes = self.nodes + (self.helper_nodes() if self.helper_nodes is not None else 0)
         first = None
         for i, line in enumerate(lines[:multipv]):
             w = win_in(line.score, self.cycle)
             info = SearchInfo(
                 depth=depth, seldepth=max(self.seldepth, depth),
                 score_cp=None if w is not None else line.score, score_win=w,
-                nodes=self.nodes, time=elapsed, hashfull=self.tt.hashfull(),
+                nodes=nodes, time=elapsed, hashfull=self.tt.hashfull(),
                 tbhits=self.tbhits or None,
                 pv=_legal_prefix(self.root_pos, line.pv) or [line.move],
                 multipv=i + 1 if multipv > 1 else None)

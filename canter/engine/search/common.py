@@ -25,6 +25,22 @@ OPPK_SALT = [0] + [_SALT.getrandbits(64) for _ in range(64)]  # values depend on
 READ_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # ... and on which opponents were read
 
 
+# Stockfish's old Lazy SMP skip pattern: helper i searches an iteration only when
+# ((depth + PHASE) // SIZE) is even, so helpers run ahead of the main search at
+# staggered depths instead of repeating its tree.
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
+
+
+def skips(helper: int, depth: int) -> bool:
+    """Does helper `helper` (1, 2, ...) leave out the iteration at `depth`? Depth 1, which
+    orders the root, is never left out."""
+    if depth <= 1:
+        return False
+    i = (helper - 1) % len(SKIP_SIZE)
+    return (depth + SKIP_PHASE[i]) // SKIP_SIZE[i] % 2 == 1
+
+
 def likeliest(moves: list, k: int, target: int, dist: list[int]) -> list:
     """The k moves a purposeful player is likeliest to make: a castle entry first, then the
     capture taking the most, then the longest advance towards its target castle (`dist`:
