@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import mmap
 
-from canter.engine.search.tt import EXACT, cutoff
+from canter.engine.search.tt import EXACT, TranspositionTable
 
 WORDS = 3  # words a slot
 SLOT_BYTES = 8 * WORDS
@@ -107,14 +107,8 @@ class SharedTable:
         return (key, data & 255, data >> 8 & 3, (data >> 26 & 0xFFFFFF) - SCORE_OFFSET,
                 unpack_move(move), data >> 10 & 0xFFFF)
 
-    def lookup(self, key: int, depth: int, alpha: int, beta: int, ply: int,
-               win_bound: int) -> tuple[int | None, tuple | None]:
-        entry = self.probe(key)
-        if entry is None:
-            return None, None
-        if entry[1] >= depth:
-            return cutoff(entry, win_bound, alpha, beta, ply), entry[4]
-        return None, entry[4]
+    # The same read as the list table's: only `probe` differs.
+    lookup = TranspositionTable.lookup
 
     def store(self, key: int, depth: int, bound: int, score: int, move: tuple | None) -> None:
         i = (key & self.mask) * WORDS

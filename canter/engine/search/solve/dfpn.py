@@ -37,6 +37,18 @@ def solve_rules(rules: Rules) -> Rules:
     return Rules(**{**rules.__dict__, "repetition": "off", "quiet_limit": 0})
 
 
+
+def winning_at_once(pos: Position, moves: list):
+    """A move of `moves` that ends the game in the mover's favour at once (entering the
+    enemy castle, taking the last enemy piece), or None."""
+    s = pos.turn
+    target = pos.variant.target_bits[s]
+    enemy = pos.occ[1 - s]
+    for m in moves:
+        if (1 << m.end) & target or (m.capture_bits and m.capture_bits == enemy):
+            return m
+    return None
+
 class Budget(Exception):
     """The node or time budget ran out (the table keeps what was found)."""
 
@@ -109,17 +121,6 @@ class Prover:
             return Entry(0, INF, self._seq, 0)
         return Entry(INF, 0, self._seq, 0)
 
-    def _immediate(self, pos: Position, moves: list) -> bool:
-        """Does the side to move have a move that ends the game in its favour at once
-        (entering the enemy castle, taking the last enemy piece)?"""
-        s = pos.turn
-        target = pos.variant.target_bits[s]
-        enemy = pos.occ[1 - s]
-        for m in moves:
-            if (1 << m.end) & target or (m.capture_bits and m.capture_bits == enemy):
-                return True
-        return False
-
     def _mid(self, pos: Position, thpn: int, thdn: int) -> None:
         stats = self.stats
         stats.nodes += 1
@@ -134,7 +135,7 @@ class Prover:
         moves = pos.legal_moves()
         entry = self._terminal(pos, moves)
         or_node = pos.turn == self.attacker
-        if entry is None and self._immediate(pos, moves):
+        if entry is None and winning_at_once(pos, moves) is not None:
             self._seq += 1
             entry = Entry(0, INF, self._seq, 1) if or_node else Entry(INF, 0, self._seq, 0)
         if entry is not None:

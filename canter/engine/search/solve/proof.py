@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from canter.engine.rules.notation import format_move
 from canter.engine.rules.position import Position
-from canter.engine.search.solve.dfpn import Prover
+from canter.engine.search.solve.dfpn import Prover, winning_at_once
 
 KEY_FIELDS = 6
 HEADER = "# canter proof 1"
@@ -52,15 +52,6 @@ class Proof:
 class ExtractError(RuntimeError):
     """The table does not hold a complete proof from this root (a bug if it was proved)."""
 
-
-def _winning_at_once(pos: Position, moves: list):
-    s = pos.turn
-    target = pos.variant.target_bits[s]
-    enemy = pos.occ[1 - s]
-    for m in moves:
-        if (1 << m.end) & target or (m.capture_bits and m.capture_bits == enemy):
-            return m
-    return None
 
 
 def extract(prover: Prover, pos: Position) -> Proof:
@@ -93,7 +84,7 @@ def extract(prover: Prover, pos: Position) -> Proof:
         if entry is None or entry.pn != 0:
             raise ExtractError(f"unproved position inside the proof: {pos}")
         if pos.turn == attacker:
-            move = _winning_at_once(pos, moves)
+            move = winning_at_once(pos, moves)
             if move is not None:
                 proof.moves[position_key(pos)] = (format_move(pos.variant, move), 1)
                 return
