@@ -34,6 +34,17 @@ class ProtocolError(Exception):
     """A command the session refuses; the message is meant for the client as is."""
 
 
+def _read_text(path: str, where: str) -> str:
+    """The UTF-8 text of a file an option names, or ProtocolError starting with `where`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as exc:
+        raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
+    except UnicodeDecodeError:
+        raise ProtocolError(f"{where}: not UTF-8 text") from None
+
+
 def read_eval_file(path: str) -> dict[str, object]:
     """The weights an EvalFile names (empty path: none), or ProtocolError saying in one line
     what is wrong; the caller keeps the weights it had."""
@@ -45,12 +56,7 @@ def read_eval_file(path: str) -> dict[str, object]:
 
     where = f"option 'EvalFile' not set: '{echo(path)}'"
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
-    except UnicodeDecodeError:
-        raise ProtocolError(f"{where}: not UTF-8 text") from None
+        data = json.loads(_read_text(path, where))
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
     try:
@@ -68,13 +74,7 @@ def read_book_file(path: str):
     from canter.engine.search.book import BookError, parse_book
 
     where = f"option 'BookFile' not set: '{echo(path)}'"
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
-    except UnicodeDecodeError:
-        raise ProtocolError(f"{where}: not UTF-8 text") from None
+    text = _read_text(path, where)
     try:
         return parse_book(text)
     except BookError as exc:

@@ -148,7 +148,7 @@ class Searcher:
         if self.tables is None:
             return False
         most = self.tables.max_pieces.get(pos.variant.name, 0)
-        return sum(len(pos.pieces(s)) for s in range(pos.variant.nseats)) <= most
+        return Search._pieces(pos) <= most  # the count the search probes by
 
     def _search_with(self, pool, pos: Position, limits: Limits, on_info: InfoCallback,
                      stop: StopFlag, kwargs: dict) -> SearchResult:
