@@ -68,6 +68,16 @@ def can_jump(board, pieces: int, enemy: int, jump_ok: int) -> bool:
     return False
 
 
+def jumpers(board, pieces: int, enemy: int, jump_ok: int) -> int:
+    """The pieces of `pieces` that have a jump from where they stand."""
+    out = 0
+    for o in board.up_shifts:
+        out |= ((jump_ok >> o) & enemy) >> o
+    for o in board.down_shifts:
+        out |= ((jump_ok << o) & enemy) << o
+    return out & pieces
+
+
 def _chains(leaps, cur, enemy, free, target, captured, route, out) -> None:
     """Every way to go on jumping from `cur`; a chain ends when it cannot continue or when
     it enters the target castle. Appends (end, captured bits, route) for finished chains."""
@@ -127,7 +137,10 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list
     free_jump = sv.jump_ok | pb  # the moving piece has left its start
     moves: list[Move] = []
     found: list = []
-    _chains(leaps, p, enemy, free_jump, target, 0, (p,), found)
+    if must_capture:
+        # Without a duty to capture no piece has a jump from where it stands, so only a
+        # Knight's charge (below) can capture: the search from `p` would find nothing.
+        _chains(leaps, p, enemy, free_jump, target, 0, (p,), found)
     knight = sv.knights & pb
     if knight or not must_capture:
         over_ok = sv.friend & ~pb
@@ -199,10 +212,16 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
             return moves
     must = can_jump(board, sv.active, sv.enemy, sv.jump_ok)
     moves = []
+    if must:
+        # Under a capture duty only a piece with a jump where it stands, or a Knight (which
+        # may canter to one: a charge), has a move.
+        for p in cells_of(jumpers(board, sv.active, sv.enemy, sv.jump_ok)
+                          | (sv.active & sv.knights)):
+            moves += piece_moves(pos, sv, p, True)
+        return moves
     for p in cells_of(sv.active):
-        moves += piece_moves(pos, sv, p, must)
-    if not must:
-        moves += castle_moves(pos, sv)
+        moves += piece_moves(pos, sv, p, False)
+    moves += castle_moves(pos, sv)
     return moves
 
 

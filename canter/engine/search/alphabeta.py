@@ -71,6 +71,14 @@ LMR_DEPTH = 3  # the least remaining depth at which moves are reduced
 ASPIRATION_DEPTH = 4  # root aspiration windows from this iteration
 ASPIRATION_WINDOW = 40  # half-width around the previous iteration's score
 LMR_DEEP_FROM = 10  # from this index (at depth >= 5) the reduction is two plies
+# Null-move pruning (switch `nullmove`; two seats only): from this remaining depth, with
+# this reduction (one more from NULL_DEEP), and only while the side to move keeps this many
+# pieces (few pieces is where a free move is most likely not worth having).
+NULLMOVE = 0
+NULL_DEPTH = 2
+NULL_R = 2
+NULL_DEEP = 6
+NULL_MIN_PIECES = 5
 
 
 class Aborted(Exception):
@@ -353,6 +361,11 @@ class Search:
             # (After the moves are generated: a side with none has lost, whatever it holds.)
             if static - RFP_MARGIN * depth >= beta:
                 return static
+        if (self.nullmove and not pv_node and depth >= NULL_DEPTH and self.null_at != ply - 1
+                and -WIN_BOUND < beta < WIN_BOUND and len(moves) > 1):
+            value = self._null_move(pos, depth, beta, ply, static)
+            if value is not None:
+                return value
         if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
         if self.three:
@@ -440,6 +453,42 @@ class Search:
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
         return best
+
+    def _null_move(self, pos: Position, depth: int, beta: int, ply: int,
+                   static: int | None) -> int | None:
+        """Null-move pruning: let the side to move pass, and search the other side's reply
+        shallower with a null window at beta. If passing still holds beta, a real move
+        will too (most positions are not zugzwang), so the node is cut. Passing is not a
+        legal move: only a position where it could have been one is tried (no capture or
+        exit duty, enough pieces), and the pass is never played beyond this search."""
+        turn = pos.turn
+        if pos.duty[turn] >= 0 or pos.occ[turn].bit_count() < NULL_MIN_PIECES:
+            return None
+        if movegen.must_capture(pos):
+            return None
+        if static is None:
+            static = self._static(pos)
+        if static < beta:
+            return None
+        if self.watch is not None:
+            self.watch("null", pos, None, depth)
+        keys = pos._keys.turn
+        other = 1 - turn
+        pos.turn = other
+        pos.hash ^= keys[turn] ^ keys[other]
+        saved = self.null_at
+        self.null_at = ply
+        reduction = NULL_R + (depth >= NULL_DEEP)
+        try:
+            score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
+        finally:
+            self.null_at = saved
+            pos.turn = turn
+            pos.hash ^= keys[turn] ^ keys[other]
+        if score >= beta:
+            # A won score found after a pass is not proof of a win: report beta.
+            return beta if score >= WIN_BOUND else score
+        return None
 
     @staticmethod
     def _pieces(pos: Position) -> int:
@@ -643,6 +692,9 @@ class Search:
         self.entry_ext = bool(self.options.get("entry_ext", sel))
         self.aspiration = bool(self.options.get("aspiration", sel))
         self.root_null = bool(self.options.get("rootnull", sel))
+        self.nullmove = (not self.three and not self.teams
+                         and bool(self.options.get("nullmove", NULLMOVE)))
+        self.null_at = -2  # the ply of the pass being searched (no pass right after one)
         # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1).
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
