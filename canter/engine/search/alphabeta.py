@@ -6,8 +6,8 @@ side to move's team, and is negated only when the team to move changes — or *B
 Search* (`brs.py`). Shared: a transposition table keyed by the position hash, move ordering
 (castle entries, captures by material, killers, history), a quiescence search over
 compulsory captures (no stand-pat while a capture is compulsory), a single-reply extension,
-exact won/lost/drawn scores. No null move: passing is not a legal move, and with compulsory
-captures it would be unsound.
+exact won/lost/drawn scores. Null-move pruning (a switch, two sides only) passes only where
+a pass could stand in for a legal move: never under a capture or exit duty.
 
 Two sides (two seats, or two teams) have a selectivity behind switches, off in play since
 no combination of it scored above the search without it at 10+0.1 (docs/search.md,
