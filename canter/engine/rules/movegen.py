@@ -78,6 +78,17 @@ def jumpers(board, pieces: int, enemy: int, jump_ok: int) -> int:
     return out & pieces
 
 
+def canterers(board, pieces: int, friend: int, land_ok: int) -> int:
+    """The pieces of `pieces` with a first canter leg: a friendly neighbour and a cell
+    beyond it they may land on."""
+    out = 0
+    for o in board.up_shifts:
+        out |= ((land_ok >> o) & friend) >> o
+    for o in board.down_shifts:
+        out |= ((land_ok << o) & friend) << o
+    return out & pieces
+
+
 def _chains(leaps, cur, enemy, free, target, captured, route, out) -> None:
     """Every way to go on jumping from `cur`; a chain ends when it cannot continue or when
     it enters the target castle. Appends (end, captured bits, route) for finished chains."""
@@ -219,8 +230,17 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
                           | (sv.active & sv.knights)):
             moves += piece_moves(pos, sv, p, True)
         return moves
+    # A piece that cannot canter has its plain steps only (no duty: no jump, no charge).
+    can = canterers(board, sv.active, sv.friend, sv.step_ok)
+    step_ok = sv.step_ok
+    neighbours = board.neighbours
     for p in cells_of(sv.active):
-        moves += piece_moves(pos, sv, p, False)
+        if (can >> p) & 1:
+            moves += piece_moves(pos, sv, p, False)
+        else:
+            for n in neighbours[p]:
+                if (step_ok >> n) & 1:
+                    moves.append(Move(p, n, 0, (p, n), 1))
     moves += castle_moves(pos, sv)
     return moves
 
