@@ -68,24 +68,14 @@ def can_jump(board, pieces: int, enemy: int, jump_ok: int) -> bool:
     return False
 
 
-def jumpers(board, pieces: int, enemy: int, jump_ok: int) -> int:
-    """The pieces of `pieces` that have a jump from where they stand."""
+def leapers(board, pieces: int, over: int, land: int) -> int:
+    """The pieces of `pieces` with a neighbour in `over` and the cell beyond it in `land`:
+    those with a jump (`over` the enemy) or a first canter leg (`over` friends)."""
     out = 0
     for o in board.up_shifts:
-        out |= ((jump_ok >> o) & enemy) >> o
+        out |= ((land >> o) & over) >> o
     for o in board.down_shifts:
-        out |= ((jump_ok << o) & enemy) << o
-    return out & pieces
-
-
-def canterers(board, pieces: int, friend: int, land_ok: int) -> int:
-    """The pieces of `pieces` with a first canter leg: a friendly neighbour and a cell
-    beyond it they may land on."""
-    out = 0
-    for o in board.up_shifts:
-        out |= ((land_ok >> o) & friend) >> o
-    for o in board.down_shifts:
-        out |= ((land_ok << o) & friend) << o
+        out |= ((land << o) & over) << o
     return out & pieces
 
 
@@ -226,12 +216,12 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     if must:
         # Under a capture duty only a piece with a jump where it stands, or a Knight (which
         # may canter to one: a charge), has a move.
-        for p in cells_of(jumpers(board, sv.active, sv.enemy, sv.jump_ok)
+        for p in cells_of(leapers(board, sv.active, sv.enemy, sv.jump_ok)
                           | (sv.active & sv.knights)):
             moves += piece_moves(pos, sv, p, True)
         return moves
     # A piece that cannot canter has its plain steps only (no duty: no jump, no charge).
-    can = canterers(board, sv.active, sv.friend, sv.step_ok)
+    can = leapers(board, sv.active, sv.friend, sv.step_ok)
     step_ok = sv.step_ok
     neighbours = board.neighbours
     for p in cells_of(sv.active):
