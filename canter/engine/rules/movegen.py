@@ -243,6 +243,16 @@ def must_capture(pos: Position, seat: int | None = None) -> bool:
     return can_jump(pos.variant.board, sv.active, sv.enemy, sv.jump_ok)
 
 
+def most_taken(pos: Position, seat: int) -> int:
+    """The most pieces `seat` could take in one move if it were its turn now; 0 when no
+    piece of it has a jump from where it stands (a Knight's charge alone, a canter to a
+    jump, is not looked for)."""
+    sv = SeatView(pos, seat)
+    if not leapers(pos.variant.board, sv.active, sv.enemy, sv.jump_ok):
+        return 0
+    return max((m.capture_bits.bit_count() for m in generate(pos, seat)), default=0)
+
+
 def count_moves(pos: Position) -> int:
     """len(generate(pos)) for a game still on, computed without building moves where the
     position allows (no capture duty, no exit duty)."""

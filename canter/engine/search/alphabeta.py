@@ -392,6 +392,7 @@ class Search:
         # nothing to prune.)
         late = LMP_COUNT[depth] if static is not None and depth <= PRUNE_DEPTH else 1 << 30
         threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
+        jump_ext = self.jump_ext and depth >= 2 and ply < 2 * self.depth_now + 4
         index = 0
         for m in moves:
             quiet = not m.capture_bits and not target >> m.end & 1
@@ -419,6 +420,13 @@ class Search:
             if threat_ext and quiet and self._threatens_entry(pos, turn, m):
                 child_depth += 1
                 reduce = False
+            if (jump_ext and quiet and child_depth < depth and self._threatens_jumps(pos, turn)):
+                child_depth += 1
+                reduce = False
+                if self.watch is not None:
+                    pos.pop()
+                    self.watch("extended", pos, m, depth)
+                    pos.push(m)
             if first:
                 score = self._child(flip, child_depth, alpha, beta, ply + 1, pv_node)
             else:
@@ -527,6 +535,13 @@ class Search:
             if (cell << o) & free or (cell >> o) & free:
                 return True
         return False
+
+    @staticmethod
+    def _threatens_jumps(pos: Position, seat: int) -> bool:
+        """After `seat`'s quiet move (pushed): could it take two pieces or more in one move
+        if it moved again, while the reply is free (no capture duty) to parry? A quiet move
+        had no jump before it, so such a threat is new."""
+        return movegen.most_taken(pos, seat) >= 2 and not movegen.must_capture(pos)
 
     @staticmethod
     def _all(pos: Position) -> int:
@@ -690,6 +705,9 @@ class Search:
         self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH
         self.entry_ext = bool(self.options.get("entry_ext", sel))
+        # A quiet move that threatens a multi-jump is searched a ply deeper (off: not yet
+        # tested at real limits; docs/search.md).
+        self.jump_ext = not self.three and bool(self.options.get("jump_ext", 0))
         self.aspiration = bool(self.options.get("aspiration", sel))
         self.root_null = bool(self.options.get("rootnull", sel))
         self.nullmove = (not self.three and not self.teams

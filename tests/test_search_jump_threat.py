@@ -1,0 +1,71 @@
+"""The multi-jump threat extension (switch `jump_ext`, off in play; docs/search.md): a
+quiet move after which its side could take two pieces or more in one move, with the reply
+under no capture duty, is searched a ply deeper. Every extension is reported to
+`Search.watch` and checked here against the rules library."""
+
+from __future__ import annotations
+
+import pytest
+from test_search_pruning import game_positions
+
+from canter.engine.rules import movegen
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
+
+
+def extensions(pos, depth: int, **switches) -> tuple[list, object]:
+    searcher = Searcher()
+    searcher._search.options.update(switches)
+    seen: list = []
+
+    def watch(kind, at, move, remaining):
+        if kind != "extended":
+            return
+        mover = at.turn
+        after = at.copy()
+        after.push(move)
+        most = max((m.capture_bits.bit_count() for m in movegen.generate(after, mover)),
+                   default=0)
+        seen.append((bool(move.capture_bits), bool(at.variant.target_bits[mover] >> move.end & 1),
+                     most, movegen.must_capture(after), remaining))
+
+    searcher._search.watch = watch
+    result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
+    return seen, result
+
+
+@pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 2), ("chivalry", 1)])
+def test_only_quiet_moves_that_threaten_a_multi_jump_are_extended(variant, seed):
+    count = 0
+    for pos in game_positions(variant, seed, plies=60, every=20):
+        seen, result = extensions(pos, depth=3, jump_ext=1)
+        assert result.best in pos.legal_moves()
+        for capture, entry, most, reply_must, remaining in seen:
+            assert not capture and not entry
+            assert most >= 2, "extended a move that threatens less than two pieces"
+            assert not reply_must, "extended a move whose reply must capture"
+            assert remaining >= 2
+        count += len(seen)
+    assert count > 0  # the searches met threats, so the checks above checked something
+
+
+def test_off_in_play_and_never_with_three_seats():
+    pos = game_positions("camelot", 1, plies=60, every=20)[1]
+    seen, _ = extensions(pos, depth=3, jump_ext=1)
+    assert seen
+    seen, _ = extensions(pos, depth=3)
+    assert seen == []
+    pos = game_positions("tri-camelot", 7, plies=30, every=30)[0]
+    seen, result = extensions(pos, depth=3, jump_ext=1)
+    assert seen == []
+    assert result.best in pos.legal_moves()
+
+
+def test_most_taken_counts_the_longest_jump_chain():
+    from builders import setup
+
+    # White D6 below black D7 and D9, free D8 and D10: a double jump, if White moved.
+    # Black D7 has no jump: D5 behind D6 is taken.
+    pos = setup("camelot", turn="b", w="D5 D6 A8", b="D7 D9 L12 K12")
+    assert movegen.most_taken(pos, 0) == 2
+    assert movegen.most_taken(pos, 1) == 0
