@@ -14,7 +14,8 @@ no combination of it scored above the search without it at 10+0.1 (docs/search.m
 "Selectivity"): principal variation search, the table move first, root aspiration windows,
 root null windows as non-PV nodes, reverse futility, futility and late-move pruning, late
 move reductions (never for captures, castle entries, or offers that force the reply to
-capture), a castle-entry threat extension.
+capture), a castle-entry threat extension, a multi-jump threat extension (`jump_ext`), null-move
+pruning (`nullmove`).
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
