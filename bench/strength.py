@@ -193,6 +193,32 @@ def read_rankings(pgn: str) -> list[list[list[str]]]:
     return rankings
 
 
+def mean_depths(pgn: str) -> dict[str, tuple[float, int]]:
+    """Each player's mean completed search depth, over its moves that carry one (book moves
+    do not), from the records' move comments: {name: (mean, moves)}. Two-seat games."""
+    from canter.adapters.records.format import read_games_file
+    from canter.engine import Position
+
+    total: dict[str, list[int]] = {}
+    for record in read_games_file(pgn, allow_unterminated=True):
+        names = record.players
+        start = record.start_position
+        first = Position.from_string(start).turn if start else 0
+        for i, comment in enumerate(record.comments):
+            if comment is None or comment.depth is None or comment.score is None:
+                continue
+            got = total.setdefault(names[(first + i) % 2], [0, 0])
+            got[0] += comment.depth
+            got[1] += 1
+    return {name: (depth / moves, moves) for name, (depth, moves) in total.items()}
+
+
+def depth_line(depths: dict[str, tuple[float, int]]) -> str:
+    parts = [f"{name} {mean:.2f} over {moves:,} moves" for name, (mean, moves) in
+             sorted(depths.items())]
+    return "mean depth completed in play: " + "; ".join(parts)
+
+
 def summary_row(date: str, change: str, variant: str, limit: Limit,
                 cells: tuple[str, str, str, str]) -> str:
     games, result, elo, verdict = cells
@@ -339,6 +365,10 @@ def main(argv: list[str] | None = None) -> int:
             if not summary.get("pairs"):
                 return code or 1
             cells = camelot_row(summary, games)
+            if pgn and Path(pgn).exists():
+                # Whether a change searched deeper in the games it played, not just in a
+                # benchmark: the depths the engines reported with their moves.
+                print(depth_line(mean_depths(pgn)))
         else:
             cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games)
     print(summary_row(time.strftime("%Y-%m-%d", time.gmtime()), change, args.variant, limit,

@@ -364,3 +364,32 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
                             text=True, timeout=30)
     assert "uciok" in answer.stdout
     print(f"end to end in {time.monotonic() - started:.1f} s")
+
+
+def test_mean_depths_per_engine_from_the_records(tmp_path) -> None:
+    from canter.adapters.records.format import GameRecord, write_games
+
+    one = GameRecord.new("camelot", ["new", "base"])
+    one.add_move("D6-F8", text="book")  # a book move: no depth, left out
+    one.add_move("H11-F9", score="+0.05", depth=2, time=0.4)
+    one.add_move("C6-E8-G8", score="-0.10", depth=4, time=0.3)
+    one.add_move("J11-H11", score="+0.10", depth=3, time=0.3)
+    one.set_result("1-0")
+    # Black first, from a set-up position: seat names are read from the tags, movers from
+    # the position's turn.
+    from canter.engine import Position, parse_move
+
+    after = Position.start("camelot")
+    after.push(parse_move(after, "D6-F8"))
+    two = GameRecord.new("camelot", ["base", "new"], position=after.to_string())
+    two.add_move("H11-F9", score="+0.00", depth=6, time=0.1)
+    two.add_move("C6-E8-G8")
+    two.set_result("0-1")
+    path = tmp_path / "games.pgn"
+    with open(path, "w", encoding="utf-8") as out:
+        write_games([one, two], out)
+    depths = strength.mean_depths(str(path))
+    assert depths["new"] == (5.0, 2)  # C6-E8-G8 (4) and, as Black, H11-F9 (6)
+    assert depths["base"] == (2.5, 2)  # H11-F9 (2) and J11-H11 (3)
+    assert strength.depth_line(depths) == (
+        "mean depth completed in play: base 2.50 over 2 moves; new 5.00 over 2 moves")
