@@ -35,7 +35,7 @@ def passes_seen(pos: Position, depth: int, **switches) -> tuple[list, object]:
 
 
 @pytest.mark.parametrize("variant,seed,plies", [("camelot", 1, 40), ("camelot", 2, 40),
-                                                ("chivalry", 4, 40), ("cam", 5, 24)])
+                                                ("chivalry", 4, 60), ("cam", 5, 24)])
 def test_passes_only_where_a_pass_could_stand_in_for_a_move(variant, seed, plies):
     tried = 0
     for pos in game_positions(variant, seed, plies=plies, every=plies // 2):
@@ -54,7 +54,7 @@ def test_passes_only_where_a_pass_could_stand_in_for_a_move(variant, seed, plies
 
 
 def test_off_by_switch_and_never_in_three_seat_or_team_games():
-    pos = game_positions("camelot", 8, plies=24, every=24)[0]
+    pos = game_positions("cam", 5, plies=24, every=12)[0]
     seen, _ = passes_seen(pos, depth=4, nullmove=1)
     assert seen
     seen, _ = passes_seen(pos, depth=4, nullmove=0)
