@@ -104,3 +104,14 @@ def test_same_moves_and_scores_as_without_passes_in_quiet_positions():
             results.append((r.best, infos[-1].score_cp, infos[-1].nodes))
         assert results[0][:2] == results[1][:2]
         assert results[1][2] <= results[0][2]
+
+
+def test_a_pass_flips_the_turn_and_hash_and_is_undone_exactly():
+    pos = game_positions("camelot", 1, plies=40, every=20)[0]
+    before = (pos.to_string(), pos.hash, pos.turn, len(pos.move_stack))
+    pos.push_null()
+    assert pos.turn == 1 - before[2]
+    assert pos.hash == pos.compute_hash() != before[1]
+    assert len(pos.move_stack) == before[3]
+    pos.pop_null()
+    assert (pos.to_string(), pos.hash, pos.turn, len(pos.move_stack)) == before

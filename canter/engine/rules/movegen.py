@@ -211,13 +211,12 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         moves = piece_moves(pos, sv, d, must)
         if moves:
             return moves
-    must = can_jump(board, sv.active, sv.enemy, sv.jump_ok)
+    jumping = leapers(board, sv.active, sv.enemy, sv.jump_ok)
     moves = []
-    if must:
-        # Under a capture duty only a piece with a jump where it stands, or a Knight (which
-        # may canter to one: a charge), has a move.
-        for p in cells_of(leapers(board, sv.active, sv.enemy, sv.jump_ok)
-                          | (sv.active & sv.knights)):
+    if jumping:
+        # A capture duty: only a piece with a jump where it stands, or a Knight (which may
+        # canter to one: a charge), has a move.
+        for p in cells_of(jumping | (sv.active & sv.knights)):
             moves += piece_moves(pos, sv, p, True)
         return moves
     # A piece that cannot canter has its plain steps only (no duty: no jump, no charge).

@@ -283,6 +283,17 @@ class Position:
                 self._ended = self._pass_stuck_seats(True) if v.nseats > 2 else None
         self._hashes.append(self.hash)
 
+    def push_null(self) -> None:
+        """Hand the turn to the other side without a move: two seats only, for the
+        search's null-move pruning (never a legal move). Only the turn and the hash change;
+        `pop_null` undoes it, and nothing is recorded in the game's history."""
+        keys = self._keys.turn
+        other = 1 - self.turn
+        self.hash ^= keys[self.turn] ^ keys[other]
+        self.turn = other
+
+    pop_null = push_null  # handing the turn back is the same flip
+
     def pop(self) -> Move:
         move = self.move_stack.pop()
         s, used, duty, eliminated, quiet, h, ended, captured = self._undo.pop()

@@ -481,10 +481,7 @@ class Search:
             return None
         if self.watch is not None:
             self.watch("null", pos, None, depth)
-        keys = pos._keys.turn
-        other = 1 - turn
-        pos.turn = other
-        pos.hash ^= keys[turn] ^ keys[other]
+        pos.push_null()
         saved = self.null_at
         self.null_at = ply
         reduction = NULL_R + (depth >= NULL_DEEP)
@@ -492,8 +489,7 @@ class Search:
             score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
         finally:
             self.null_at = saved
-            pos.turn = turn
-            pos.hash ^= keys[turn] ^ keys[other]
+            pos.pop_null()
         if score >= beta:
             # A won score found after a pass is not proof of a win: report beta.
             return beta if score >= WIN_BOUND else score
