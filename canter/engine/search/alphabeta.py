@@ -80,6 +80,12 @@ NULL_DEPTH = 2
 NULL_R = 2
 NULL_DEEP = 6
 NULL_MIN_PIECES = 5
+# Quiescence against threats (switch `qthreat`; two seats only): at a quiet leaf where the
+# side not to move could take this many pieces in one move if it moved now, the side to
+# move's replies are searched instead of its static score (once per line).
+QTHREAT = 0
+QTHREAT_TAKES = 2
+QTHREAT_MARGIN = 50  # what a quiet reply may gain over the static score, at most
 
 
 class Aborted(Exception):
@@ -118,8 +124,10 @@ class Search:
         # Endgame tables (`endings.Endings`), probed in two-sided endings with few pieces;
         # None: no tables. The switch `tables=0` turns them off for one search.
         self.endings = None
-        # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned")
-        # or reduced ("reduced"), with `pos` the position the move is played from.
+        # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned"),
+        # reduced ("reduced") or extended ("extended"), with `pos` the position the move is
+        # played from; also for every pass ("null") and quiet leaf whose replies are searched
+        # against a multi-jump threat ("evasion", move None, depth the quiescence ply).
         self.watch = None
         # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
         # are staggered (common.skips); the helpers' node count, added to the reported one.
@@ -540,6 +548,29 @@ class Search:
         had no jump before it, so such a threat is new."""
         return movegen.most_taken(pos, seat) >= 2 and not movegen.must_capture(pos)
 
+    def _jump_threat_against(self, pos: Position) -> bool:
+        """At a quiet leaf of two seats: could the side not to move take `QTHREAT_TAKES`
+        pieces or more in one move if it moved now?"""
+        return movegen.most_taken(pos, 1 - pos.turn) >= QTHREAT_TAKES
+
+    def _evasions(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """A quiet leaf under a multi-jump threat: the side to move cannot pass, so its
+        static score is not a bound; its replies are searched, each followed by the
+        opponent's compulsory captures. No second such ply below it: the cost is one
+        move list per threatened leaf, not a growing tree."""
+        if self.watch is not None:
+            self.watch("evasion", self.pos, None, qply)
+        self.evading = True
+        try:
+            moves = movegen.generate(self.pos)
+            if not moves:
+                return self._no_move_value(self.pos, ply)
+            if len(moves) > 1:
+                moves = self._order(self.pos, moves, None, ply)
+            return self._q_children(moves, alpha, beta, ply, qply)[0]
+        finally:
+            self.evading = False
+
     @staticmethod
     def _all(pos: Position) -> int:
         allocc = 0
@@ -561,6 +592,13 @@ class Search:
         if not movegen.must_capture(pos):
             if self._wins_now(pos):
                 return WIN - ply - 1
+            if self.qthreat and not self.evading:
+                # A threat only lowers the score (a quiet reply adds at most a tempo), so a
+                # leaf already below alpha fails low without a look at the threat.
+                static = self._static(pos)
+                if static + QTHREAT_MARGIN <= alpha or not self._jump_threat_against(pos):
+                    return static
+                return self._evasions(alpha, beta, ply, qply)
             if not (self.threat_ext and qply < self.threat_ext and pos.turn == self.root
                     and self._threatened(pos)):
                 return self._static(pos)
@@ -710,6 +748,9 @@ class Search:
         self.nullmove = (not self.three and not self.teams
                          and bool(self.options.get("nullmove", NULLMOVE)))
         self.null_at = -2  # the ply of the pass being searched (no pass right after one)
+        self.qthreat = (not self.three and not self.teams
+                        and bool(self.options.get("qthreat", QTHREAT)))
+        self.evading = False
         # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1).
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
