@@ -6,19 +6,15 @@ under no capture duty, is searched a ply deeper. Every extension is reported to
 from __future__ import annotations
 
 import pytest
-from test_search_pruning import game_positions
+from watching import assert_gated, decisions_along, game_positions, watched
 
 from canter.engine.rules import movegen
-from canter.engine.search.limits import Limits, StopFlag
-from canter.engine.search.searcher import Searcher
 
 
 def extensions(pos, depth: int, **switches) -> tuple[list, object]:
-    searcher = Searcher()
-    searcher._search.options.update(switches)
     seen: list = []
 
-    def watch(kind, at, move, remaining):
+    def note(kind, at, move, remaining, search):
         if kind != "extended":
             return
         mover = at.turn
@@ -29,36 +25,22 @@ def extensions(pos, depth: int, **switches) -> tuple[list, object]:
         seen.append((bool(move.capture_bits), bool(at.variant.target_bits[mover] >> move.end & 1),
                      most, movegen.must_capture(after), remaining))
 
-    searcher._search.watch = watch
-    result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
-    return seen, result
+    return seen, watched(pos, depth, note, **switches)
 
 
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 2), ("chivalry", 1)])
 def test_only_quiet_moves_that_threaten_a_multi_jump_are_extended(variant, seed):
-    count = 0
-    for pos in game_positions(variant, seed, plies=60, every=20):
-        seen, result = extensions(pos, depth=3, jump_ext=1)
-        assert result.best in pos.legal_moves()
-        for capture, entry, most, reply_must, remaining in seen:
-            assert not capture and not entry
-            assert most >= 2, "extended a move that threatens less than two pieces"
-            assert not reply_must, "extended a move whose reply must capture"
-            assert remaining >= 2
-        count += len(seen)
-    assert count > 0  # the searches met threats, so the checks above checked something
+    seen = decisions_along(extensions, variant, seed, 60, 20, depth=3, jump_ext=1)
+    for capture, entry, most, reply_must, remaining in seen:
+        assert not capture and not entry
+        assert most >= 2, "extended a move that threatens less than two pieces"
+        assert not reply_must, "extended a move whose reply must capture"
+        assert remaining >= 2
 
 
-def test_off_in_play_and_never_with_three_seats():
+def test_off_by_switch_and_never_with_three_seats():
     pos = game_positions("camelot", 1, plies=60, every=20)[1]
-    seen, _ = extensions(pos, depth=3, jump_ext=1)
-    assert seen
-    seen, _ = extensions(pos, depth=3)
-    assert seen == []
-    pos = game_positions("tri-camelot", 7, plies=30, every=30)[0]
-    seen, result = extensions(pos, depth=3, jump_ext=1)
-    assert seen == []
-    assert result.best in pos.legal_moves()
+    assert_gated(extensions, "jump_ext", 3, pos, never=(("tri-camelot", 7),))
 
 
 def test_most_taken_counts_the_longest_jump_chain():

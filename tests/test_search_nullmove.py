@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from builders import setup
-from test_search_pruning import game_positions
+from watching import assert_gated, game_positions, watched
 
 from canter.engine import Position
 from canter.engine.rules import movegen
@@ -18,18 +18,15 @@ from canter.engine.search.searcher import Searcher
 
 
 def passes_seen(pos: Position, depth: int, **switches) -> tuple[list, object]:
-    searcher = Searcher()
-    searcher._search.options.update(switches)
     seen: list = []
 
-    def watch(kind, at, move, remaining):
+    def note(kind, at, move, remaining, search):
         if kind == "null":
             seen.append((at.variant.nseats, movegen.must_capture(at), at.duty[at.turn],
                          at.occ[at.turn].bit_count(), remaining, len(at.move_stack)))
 
-    searcher._search.watch = watch
     before = (pos.to_string(), pos.hash, pos.turn, len(pos.move_stack))
-    result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
+    result = watched(pos, depth, note, **switches)
     assert (pos.to_string(), pos.hash, pos.turn, len(pos.move_stack)) == before
     return seen, result
 
@@ -55,15 +52,8 @@ def test_passes_only_where_a_pass_could_stand_in_for_a_move(variant, seed, plies
 
 def test_off_by_switch_and_never_in_three_seat_or_team_games():
     pos = game_positions("cam", 5, plies=24, every=12)[0]
-    seen, _ = passes_seen(pos, depth=4, nullmove=1)
-    assert seen
-    seen, _ = passes_seen(pos, depth=4, nullmove=0)
-    assert seen == []
-    for variant, seed in (("tri-camelot", 7), ("grand-cam", 9)):
-        pos = game_positions(variant, seed, plies=12, every=12)[0]
-        seen, result = passes_seen(pos, depth=3, nullmove=1)
-        assert seen == []
-        assert result.best in pos.legal_moves()
+    assert_gated(passes_seen, "nullmove", 4, pos, never=(("tri-camelot", 7), ("grand-cam", 9)),
+                 never_depth=3)
 
 
 def test_a_capture_duty_is_never_passed():

@@ -9,10 +9,9 @@ library."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from builders import setup
+from watching import game_positions, watched
 
 from canter.engine import Position
 from canter.engine.rules import movegen
@@ -22,35 +21,16 @@ from canter.engine.search.searcher import Searcher
 
 def watched_search(pos: Position, depth: int, **switches) -> tuple[list, object]:
     """A search with the selectivity on (it is off in play) and every decision recorded."""
-    searcher = Searcher()
-    searcher._search.options.update({"selective": 1, **switches})
     seen: list = []
 
-    def watch(kind, at, move, remaining):
+    def note(kind, at, move, remaining, search):
         target = at.variant.target_bits[at.turn]
         after = at.copy()
         after.push(move)
         seen.append((kind, remaining, bool(move.capture_bits), bool(target >> move.end & 1),
                      movegen.must_capture(at), movegen.must_capture(after)))
 
-    searcher._search.watch = watch
-    result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
-    return seen, result
-
-
-def game_positions(variant: str, seed: int, plies: int, every: int) -> list[Position]:
-    """Positions of a seeded random game, every `every` plies, while it is on."""
-    rng = random.Random(seed)
-    pos = Position.start(variant)
-    out = []
-    for ply in range(plies):
-        if pos.outcome() is not None:
-            break
-        moves = pos.legal_moves()
-        pos.push(rng.choice(moves))
-        if ply % every == every - 1 and pos.outcome() is None:
-            out.append(pos.copy())
-    return out
+    return seen, watched(pos, depth, note, **{"selective": 1, **switches})
 
 
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 2), ("cam", 3),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from builders import setup
-from test_search_pruning import game_positions
+from watching import assert_gated, decisions_along, game_positions, watched
 
 from canter.engine import parse_move
 from canter.engine.rules import movegen
@@ -25,45 +25,26 @@ def most_taken_by_rules(pos, seat: int) -> int:
 
 
 def evasions(pos, depth: int, **switches) -> tuple[list, object]:
-    searcher = Searcher()
-    searcher.use_proofs = False
-    searcher._search.options.update(switches)
     seen: list = []
 
-    def watch(kind, at, move, qply):
+    def note(kind, at, move, qply, search):
         if kind == "evasion":
-            seen.append((at.copy(), searcher._search.evading))
+            seen.append((at.copy(), search.evading))
 
-    searcher._search.watch = watch
-    result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
-    return seen, result
+    return seen, watched(pos, depth, note, **switches)
 
 
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 2), ("chivalry", 1)])
 def test_replies_are_searched_only_at_quiet_leaves_under_a_multi_jump_threat(variant, seed):
-    count = 0
-    for pos in game_positions(variant, seed, plies=60, every=20):
-        seen, result = evasions(pos, depth=2, qthreat=1)
-        assert result.best in pos.legal_moves()
-        for leaf, nested in seen:
-            assert not nested, "a threat searched inside another one's replies"
-            assert not movegen.must_capture(leaf), "the leaf was not quiet"
-            assert most_taken_by_rules(leaf, 1 - leaf.turn) >= 2
-        count += len(seen)
-    assert count > 0  # the searches met threats, so the checks above checked something
+    for leaf, nested in decisions_along(evasions, variant, seed, 60, 20, depth=2, qthreat=1):
+        assert not nested, "a threat searched inside another one's replies"
+        assert not movegen.must_capture(leaf), "the leaf was not quiet"
+        assert most_taken_by_rules(leaf, 1 - leaf.turn) >= 2
 
 
-def test_off_in_play_and_never_with_three_seats_or_teams():
+def test_off_by_switch_and_never_with_three_seats_or_teams():
     pos = game_positions("camelot", 1, plies=60, every=20)[1]
-    seen, _ = evasions(pos, depth=2, qthreat=1)
-    assert seen
-    seen, _ = evasions(pos, depth=2)
-    assert seen == []
-    for variant, seed in (("tri-camelot", 7), ("grand-cam", 3)):
-        pos = game_positions(variant, seed, plies=30, every=30)[0]
-        seen, result = evasions(pos, depth=2, qthreat=1)
-        assert seen == []
-        assert result.best in pos.legal_moves()
+    assert_gated(evasions, "qthreat", 2, pos, never=(("tri-camelot", 7), ("grand-cam", 3)))
 
 
 def _scores(pos, moves: list[str], depth: int, **switches) -> int:
