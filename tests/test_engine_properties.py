@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from canter.engine import VARIANT_NAMES, Position, format_move, parse_move
 from canter.engine.rules import movegen
+from canter.engine.rules.variant import Rules
 
 GAMES = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -45,3 +46,28 @@ def test_random_games_keep_every_invariant_and_end_with_a_result(variant, data):
         ranked = sorted(s for rank in out.ranking for s in rank)
         assert ranked == list(range(pos.variant.nseats)), "the ranking names every seat once"
         assert pos.legal_moves() == [] or out.reason.startswith(("third", "100", "150", "200"))
+
+
+def _ending(pos):
+    out = pos.outcome()
+    return out and (out.ranking, out.reason)
+
+
+@GAMES
+@given(variant=st.sampled_from(VARIANT_NAMES), parker=st.booleans(), data=st.data())
+def test_the_ending_found_after_a_move_is_the_one_a_fresh_position_finds(variant, parker,
+                                                                        data):
+    """`push` decides endings incrementally (after a plain move, or a capture that leaves
+    both sides enough pieces, only the turn moves on); a position parsed from its string
+    decides them from scratch. Captures are preferred, so the games reach the endings by
+    count of pieces (last piece, bare pieces, the 1887 rule). Repetition is off: a string
+    does not carry the game's history."""
+    rules = Rules(repetition="off", parker_1887=parker)
+    pos = Position.start(variant, rules)
+    for _ply in range(400):
+        assert _ending(pos) == _ending(Position.from_string(pos.to_string(), rules))
+        if pos.outcome() is not None:
+            break
+        moves = pos.legal_moves()
+        moves = [m for m in moves if m.capture_bits] or moves
+        pos.push(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])

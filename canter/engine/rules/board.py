@@ -62,6 +62,8 @@ class Board:
         self.step: list[tuple[int, ...]] = [()] * self.size
         self.neighbours: list[tuple[int, ...]] = [()] * self.size
         self.leaps: list[tuple[tuple[int, int], ...]] = [()] * self.size
+        # leap_over[cell]: the bits of the cells a leap from `cell` passes over.
+        self.leap_over: list[int] = [0] * self.size
         for cell in self.cells:
             f, r = self.coords[cell]
             lv = self.levels[cell]
@@ -76,6 +78,8 @@ class Board:
                 if over >= 0 and land >= 0:
                     leaps.append((over, land))
             self.leaps[cell] = tuple(leaps)
+            for over, _ in leaps:
+                self.leap_over[cell] |= 1 << over
 
     def _index(self, f: int, r: int, level: int = 0) -> int:
         return ((level - self.low_level) * self.level_stride

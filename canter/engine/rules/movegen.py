@@ -79,60 +79,49 @@ def leapers(board, pieces: int, over: int, land: int) -> int:
     return out & pieces
 
 
-def _chains(leaps, cur, enemy, free, target, captured, route, out) -> None:
-    """Every way to go on jumping from `cur`; a chain ends when it cannot continue or when
-    it enters the target castle. Appends (end, captured bits, route) for finished chains."""
+def _chains(leaps, around, cur, live, free, target, captured, route, out) -> None:
+    """Every way to go on jumping from `cur` over the enemies in `live` (those not yet
+    taken); a chain ends when it cannot continue or when it enters the target castle.
+    Appends (end, captured bits, route) for finished chains."""
     went_on = False
-    for over, land in leaps[cur]:
-        ob = 1 << over
-        if enemy & ob and not captured & ob:
-            lb = 1 << land
-            if (free | captured) & lb:
+    # Most calls end a chain: one mask test of the cells around `cur` settles those.
+    if live & around[cur]:
+        landing = free | captured
+        for over, land in leaps[cur]:
+            if (live >> over) & 1 and (landing >> land) & 1:
                 went_on = True
-                if target & lb:
+                ob = 1 << over
+                if (target >> land) & 1:
                     out.append((land, captured | ob, route + (land,)))
                 else:
-                    _chains(leaps, land, enemy, free, target, captured | ob, route + (land,), out)
+                    _chains(leaps, around, land, live & ~ob, free, target, captured | ob,
+                            route + (land,), out)
     if not went_on and captured:
         out.append((cur, captured, route))
 
 
-def _canter_tree(leaps, start, over_ok, land_ok, target, avoid=0) -> dict[int, int]:
-    """Breadth-first canter routes from `start`: {reached cell: previous cell}. Cells in
-    `avoid` are neither landed on nor passed through; target cells end the route."""
-    parent = {start: -1}
+def _canter_tree(leaps, around, start, over_ok, land_ok, target) -> dict[int, tuple]:
+    """Breadth-first canter routes from `start`: {reached cell: its route, start first}.
+    Target cells end the route."""
+    routes = {start: (start,)}
     order = [start]
     for cell in order:
-        if (target >> cell) & 1:
+        # Most cells reached have no friend to canter over: one mask test settles those.
+        if (target >> cell) & 1 or not over_ok & around[cell]:
             continue
+        route = routes[cell]
         for over, land in leaps[cell]:
-            if (over_ok >> over) & 1 and (land_ok >> land) & 1 and land not in parent:
-                if (avoid >> land) & 1:
-                    continue
-                parent[land] = cell
+            if (over_ok >> over) & 1 and (land_ok >> land) & 1 and land not in routes:
+                routes[land] = route + (land,)
                 order.append(land)
-    return parent
-
-
-def _route(parent: dict[int, int], cell: int) -> tuple[int, ...]:
-    path = []
-    while cell >= 0:
-        path.append(cell)
-        cell = parent[cell]
-    return tuple(reversed(path))
-
-
-def offers_jump(leaps, cell: int, enemy: int, free: int) -> bool:
-    for over, land in leaps[cell]:
-        if (enemy >> over) & 1 and (free >> land) & 1:
-            return True
-    return False
+    return routes
 
 
 def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list[Move]:
     """All legal moves of the piece on `p` (not in its target castle)."""
     board = pos.variant.board
     leaps = board.leaps
+    around = board.leap_over
     pb = 1 << p
     enemy, target = sv.enemy, sv.target
     free_jump = sv.jump_ok | pb  # the moving piece has left its start
@@ -141,30 +130,35 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list
     if must_capture:
         # Without a duty to capture no piece has a jump from where it stands, so only a
         # Knight's charge (below) can capture: the search from `p` would find nothing.
-        _chains(leaps, p, enemy, free_jump, target, 0, (p,), found)
+        _chains(leaps, around, p, enemy, free_jump, target, 0, (p,), found)
     knight = sv.knights & pb
     if knight or not must_capture:
         over_ok = sv.friend & ~pb
         land_ok = sv.step_ok | pb
-        tree = _canter_tree(leaps, p, over_ok, land_ok, target)
+        tree = _canter_tree(leaps, around, p, over_ok, land_ok, target)
         offering = 0
         if knight:
             for cell in tree:
-                if cell != p and not (target >> cell) & 1:
-                    if offers_jump(leaps, cell, enemy, free_jump):
+                if cell != p and not (target >> cell) & 1 and enemy & around[cell]:
+                    before = len(found)
+                    _chains(leaps, around, cell, enemy, free_jump, target, 0, (cell,), found)
+                    if len(found) > before:
+                        # A charge: its canter route goes before the jumps found.
                         offering |= 1 << cell
-                        route = _route(tree, cell)
-                        _chains(leaps, cell, enemy, free_jump, target, 0, route, found)
+                        canter = tree[cell][:-1]
+                        for i in range(before, len(found)):
+                            end, captured, route = found[i]
+                            found[i] = (end, captured, canter + route)
         if not must_capture:
             for n in board.neighbours[p]:
                 if (sv.step_ok >> n) & 1:
                     moves.append(Move(p, n, 0, (p, n), 1))
             if offering:
                 # Knight's canter rule: only routes that never land where a jump is offered.
-                tree = _canter_tree(leaps, p, over_ok, land_ok, target, avoid=offering)
-            for cell in tree:
+                # (A cell never landed on is never passed through either.)
+                tree = _canter_tree(leaps, around, p, over_ok, land_ok & ~offering, target)
+            for cell, route in tree.items():
                 if cell != p:
-                    route = _route(tree, cell)
                     moves.append(Move(p, cell, 0, route, len(route) - 1))
     if found:
         seen = set()

@@ -271,8 +271,18 @@ class Position:
         self.hash = h
         self.move_stack.append(move)
         self.ply += 1
-        if move.capture_bits or target & eb or self._ended is not None:
+        if target & eb or self._ended is not None:
             self._ended = self._static_ending(s)
+        elif move.capture_bits:
+            o = 1 - s
+            if (v.nseats == 2 and not v.teams
+                    and self.occ[o].bit_count() > v.ending_max_pieces
+                    and self.occ[s].bit_count() > v.ending_max_pieces):
+                # Both seats still above every count at which a capture can end the
+                # game: only the turn moves on.
+                self._advance_turn(s)
+            else:
+                self._ended = self._static_ending(s)
         else:
             # No piece left the board and none entered the target castle, so no ending of
             # pieces can have come about: only the turn moves on.

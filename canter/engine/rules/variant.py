@@ -111,6 +111,9 @@ class Variant:
             tuple(o for o in range(len(self.seats)) if team[o] == team[s])
             for s in range(len(self.seats))))
         object.__setattr__(self, "_under", {})
+        # A capture ends a two-seat game by the count of pieces (last piece taken, bare
+        # pieces, Parker 1887's one against two) only once a seat has at most this many.
+        object.__setattr__(self, "ending_max_pieces", max(self.bare_max_pieces, 1))
 
     @property
     def is_team_game(self) -> bool:
