@@ -232,8 +232,14 @@ def must_capture(pos: Position, seat: int | None = None) -> bool:
     """Is a capture compulsory for `seat` this turn (ignoring the exit duty)?"""
     if seat is None:
         seat = pos.turn
-    sv = SeatView(pos, seat)
-    return can_jump(pos.variant.board, sv.active, sv.enemy, sv.jump_ok)
+    # SeatView's masks, only those a jump needs: this is asked at every quiescence node.
+    v = pos.variant
+    allocc = 0
+    for bits in pos.occ:
+        allocc |= bits
+    enemy = allocc & ~friendly(pos, seat)
+    jump_ok = v.board.mask & ~allocc & ~v.forbidden_bits[seat]
+    return can_jump(v.board, pos.occ[seat] & ~v.target_bits[seat], enemy, jump_ok)
 
 
 def most_taken(pos: Position, seat: int) -> int:

@@ -221,9 +221,10 @@ class Position:
         s = self.turn
         start, end = move.start, move.end
         code = cells[start]
+        taken = [(c, cells[c]) for c in move.captures] if move.capture_bits else None
         self._undo.append((
             s, self.castle_moves[s], self.duty[:], self.eliminated, self.quiet, self.hash,
-            self._ended, [(c, cells[c]) for c in move.captures] if move.capture_bits else None,
+            self._ended, taken,
         ))
         h = self.hash
         sb, eb = 1 << start, 1 << end
@@ -234,9 +235,8 @@ class Position:
         if code & 1:
             self.kn[s] = (self.kn[s] & ~sb) | eb
         target = v.target_bits[s]
-        if move.capture_bits:
-            for c in move.captures:
-                victim = cells[c]
+        if taken:
+            for c, victim in taken:
                 cells[c] = EMPTY
                 h ^= k.piece[c][victim]
                 o = victim >> 1
