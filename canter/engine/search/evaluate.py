@@ -114,6 +114,20 @@ class Evaluator:
             self.rings.append(rings)
         race = list(weights.race) + [0] * (far + 2 - len(weights.race))
         self.race = race
+        # The advance term by bit planes of (far - distance): a few masks, not one a ring.
+        self.planes = []
+        for s in range(n):
+            dist = self.target_dist[s]
+            planes = []
+            for b in range(far.bit_length()):
+                plane = 0
+                for c in variant.cells:
+                    if dist[c] <= far and (far - dist[c]) >> b & 1:
+                        plane |= 1 << c
+                planes.append((plane, (1 << b) * weights.advance))
+            self.planes.append(planes)
+        # The race looks for the nearest pieces only as far as a distance still scores.
+        self.race_scan = far + 1 if weights.race_step else min(len(weights.race), far + 1)
         # Cells near each castle: guards within 2 steps, threats within 4.
         self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
         self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
@@ -141,22 +155,27 @@ class Evaluator:
         knights = pos.kn[seat].bit_count()
         count = occ.bit_count()
         score = knights * w.knight + (count - knights) * w.man
-        # Rings of cells by distance to the target castle: a few masks instead of a loop
-        # over the pieces.
+        # Masks instead of a loop over the pieces: bit planes of the advance, then rings
+        # by distance to the target castle from the nearest out, until the race's pieces
+        # are found.
+        for plane, bonus in self.planes[seat]:
+            score += (occ & plane).bit_count() * bonus
         best1 = best2 = 99
-        d = 0
-        for ring, bonus in self.rings[seat]:
-            here = occ & ring
+        need = self.need
+        rings = self.rings[seat]
+        for d in range(self.race_scan):
+            here = occ & rings[d][0]
             if here:
-                k = here.bit_count()
-                score += k * bonus
                 if best1 == 99:
                     best1 = d
-                    if k > 1:
+                    if need == 1:
+                        break
+                    if here.bit_count() > 1:
                         best2 = d
-                elif best2 == 99:
+                        break
+                else:
                     best2 = d
-            d += 1
+                    break
         race = self.race
         if best1 < 99:
             score += race[best1] + (self.far - best1) * w.race_step
