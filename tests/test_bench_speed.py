@@ -1,0 +1,60 @@
+"""bench/search_speed.py: the same searches timed in two builds, in turn.
+
+The base build is stood in for by a folder whose `venv/bin/python` is this interpreter
+(so both sides run this tree's search: equal nodes), or by a Python that fails."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import frozen  # noqa: E402
+import search_speed  # noqa: E402
+
+
+def _fake_build(tmp_path: Path, python: str) -> frozen.Build:
+    bindir = tmp_path / "venv" / "bin"
+    bindir.mkdir(parents=True)
+    os.symlink(python, bindir / "python")
+    return frozen.Build(sha="ab" * 20, rev="fake", directory=tmp_path)
+
+
+def test_equal_searches_report_equal_nodes_and_each_round(tmp_path, monkeypatch, capsys):
+    build = _fake_build(tmp_path, sys.executable)
+    monkeypatch.setattr(search_speed, "freeze", lambda rev: build)
+    assert search_speed.main(["--base", "x", "--depth", "2", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    rounds = [line for line in out.splitlines() if line.startswith("round ")]
+    assert len(rounds) == 4 and rounds[0].split()[2] == "base-abababa"
+    counts = {line.split()[4] for line in rounds}
+    assert len(counts) == 1 and int(counts.pop().replace(",", "")) > 0
+    assert "same nodes" in out and "least cpu: base-abababa" in out
+
+
+def test_a_base_that_cannot_search_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    broken = tmp_path / "broken.sh"
+    broken.write_text("#!/bin/sh\necho 'ModuleNotFoundError: no canter here' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    build = _fake_build(tmp_path / "b", str(broken))
+    monkeypatch.setattr(search_speed, "freeze", lambda rev: build)
+    assert search_speed.main(["--base", "x", "--depth", "1", "--rounds", "1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"Error: {build.directory}/venv/bin/python failed: "
+                   "ModuleNotFoundError: no canter here"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--base", "x", "--depth", "0"], "--depth must be at least 1, not 0"),
+    (["--base", "x", "--rounds", "0"], "--rounds must be at least 1, not 0"),
+])
+def test_bad_counts_are_usage_errors(args, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        search_speed.main(args)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip().endswith(f"Error: {message}")
