@@ -8,12 +8,14 @@ each searches the variant's positions of `canter bench` to --depth from a cleare
 searcher and reports its nodes and the CPU seconds it used (`time.process_time`, search
 only). A change of speed alone leaves the nodes equal, and the script says so when they
 are not. The least time of the rounds is each build's figure, since other load on the
-machine only ever adds time; every round is printed, so the spread shows too.
+machine only ever adds time; the median and every round are printed too, so the spread
+shows. On a busy machine the rounds of one build can differ by a fifth: run it idle.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     # The working tree runs from the checkout, so `canter` is this tree's package.
     runs = {f"base-{build.sha[:7]}": (str(build.directory / "venv" / "bin" / "python"), None),
             "new": (sys.executable, str(CHECKOUT))}
-    best: dict[str, float] = {}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     nodes: dict[str, int] = {}
     print(f"{args.variant} bench positions, depth {args.depth}, {args.rounds} rounds")
     for round_no in range(1, args.rounds + 1):
@@ -84,13 +86,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"Error: {exc}", file=sys.stderr)
                 return 1
             nodes[name] = got["nodes"]
-            best[name] = min(best.get(name, got["cpu"]), got["cpu"])
+            times[name].append(got["cpu"])
             print(f"round {round_no}  {name:14} nodes {got['nodes']:>10,}  "
                   f"cpu {got['cpu']:7.2f} s", flush=True)
     (base_name, new_name) = runs
-    change = 100 * (best[new_name] / best[base_name] - 1)
-    print(f"least cpu: {base_name} {best[base_name]:.2f} s, new {best[new_name]:.2f} s "
-          f"({change:+.1f} %)")
+    for label, pick in (("least", min), ("median", statistics.median)):
+        old, new = pick(times[base_name]), pick(times[new_name])
+        print(f"{label} cpu: {base_name} {old:.2f} s, new {new:.2f} s "
+              f"({100 * (new / old - 1):+.1f} %)")
     if nodes[base_name] != nodes[new_name]:
         print(f"the searches differ: {nodes[base_name]:,} nodes against "
               f"{nodes[new_name]:,}, so the times are of different trees")

@@ -35,6 +35,7 @@ def test_equal_searches_report_equal_nodes_and_each_round(tmp_path, monkeypatch,
     counts = {line.split()[4] for line in rounds}
     assert len(counts) == 1 and int(counts.pop().replace(",", "")) > 0
     assert "same nodes" in out and "least cpu: base-abababa" in out
+    assert "median cpu: base-abababa" in out
 
 
 def test_a_base_that_cannot_search_is_a_one_line_error(tmp_path, monkeypatch, capsys):
