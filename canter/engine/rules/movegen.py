@@ -213,17 +213,27 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         for p in cells_of(jumping | (sv.active & sv.knights)):
             moves += piece_moves(pos, sv, p, True)
         return moves
-    # A piece that cannot canter has its plain steps only (no duty: no jump, no charge).
-    can = leapers(board, sv.active, sv.friend, sv.step_ok)
-    step_ok = sv.step_ok
-    neighbours = board.neighbours
+    # No duty: no jump anywhere. A piece that cannot canter has its plain steps only; a
+    # Man that can has its steps and canters (piece_moves' order, inlined: most pieces).
+    # A Knight may also charge, so piece_moves handles it.
+    friend, step_ok, target = sv.friend, sv.step_ok, sv.target
+    can = leapers(board, sv.active, friend, step_ok)
+    knights = sv.knights
+    neighbours, leaps, around = board.neighbours, board.leaps, board.leap_over
+    append = moves.append
     for p in cells_of(sv.active):
-        if (can >> p) & 1:
+        if (can >> p) & 1 and (knights >> p) & 1:
             moves += piece_moves(pos, sv, p, False)
-        else:
-            for n in neighbours[p]:
-                if (step_ok >> n) & 1:
-                    moves.append(Move(p, n, 0, (p, n), 1))
+            continue
+        for n in neighbours[p]:
+            if (step_ok >> n) & 1:
+                append(Move(p, n, 0, (p, n), 1))
+        if (can >> p) & 1:
+            pb = 1 << p
+            for cell, route in _canter_tree(leaps, around, p, friend & ~pb, step_ok | pb,
+                                            target).items():
+                if cell != p:
+                    append(Move(p, cell, 0, route, len(route) - 1))
     moves += castle_moves(pos, sv)
     return moves
 
