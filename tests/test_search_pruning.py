@@ -24,6 +24,8 @@ def watched_search(pos: Position, depth: int, **switches) -> tuple[list, object]
     seen: list = []
 
     def note(kind, at, move, remaining, search):
+        if kind not in ("pruned", "reduced"):
+            return  # (the search reports other decisions too: passes, staged killers)
         target = at.variant.target_bits[at.turn]
         after = at.copy()
         after.push(move)
@@ -91,7 +93,8 @@ def test_three_seats_neither_prune_nor_reduce():
     pos = game_positions("tri-camelot", 7, plies=12, every=12)[0]
     searcher = Searcher()
     seen = []
-    searcher._search.watch = lambda *args: seen.append(args)
+    searcher._search.watch = lambda kind, *args: kind in ("pruned", "reduced") and seen.append(
+        args)
     searcher.search(pos, Limits(depth=4), lambda info: None, StopFlag())
     assert seen == []
 
@@ -103,6 +106,7 @@ def test_switches_turn_selectivity_off_and_play_has_it_off():
     seen, _ = watched_search(pos, depth=4, lmr=0, prune=0)
     assert seen == []
     searcher = Searcher()  # as the engine plays
-    searcher._search.watch = lambda *args: seen.append(args)
+    searcher._search.watch = lambda kind, *args: kind in ("pruned", "reduced") and seen.append(
+        args)
     searcher.search(pos, Limits(depth=4), lambda info: None, StopFlag())
     assert seen == []

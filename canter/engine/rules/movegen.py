@@ -238,6 +238,55 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     return moves
 
 
+def _canter_sources(board, goal: int, friend: int, land: int) -> int:
+    """Cells from which some chain of canter legs (over `friend`, landing on `land` between
+    legs) ends on a cell of `goal`: a superset, since a leg over the moving piece itself,
+    or back onto its start, is not ruled out. Includes `goal`."""
+    up, down = board.up_shifts, board.down_shifts
+    reach = frontier = goal
+    while frontier:
+        new = 0
+        for o in up:
+            new |= ((frontier >> o) & friend) >> o
+        for o in down:
+            new |= ((frontier << o) & friend) << o
+        frontier = new & ~reach
+        reach |= frontier
+        frontier &= land
+    return reach
+
+
+def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
+    """Without a capture duty: could the seat have a move into (or inside) its target
+    castle, or a Knight's charge? False only when it surely has neither; True may be wrong
+    (a superset, found with shifts). The search tries a killer before generating the moves
+    only where such moves, which it orders before killers, cannot exist."""
+    board = pos.variant.board
+    target, active, friend = sv.target, sv.active, sv.friend
+    if sv.own & target:
+        return True  # castle moves, or a castle half won: rare, left to the full list
+    # Landings between canter legs: free cells the seat may land on, outside the castle
+    # (a route ends there).
+    land = sv.step_ok & ~target
+    free_target = target & sv.step_ok
+    if free_target and _canter_sources(board, free_target, friend, land) & active:
+        return True  # a canter into the castle (or a step: the sources' neighbours)
+    if free_target:
+        near = 0
+        for o in board.up_shifts:
+            near |= (free_target >> o) | (free_target << o)
+        if near & active:
+            return True
+    knights = active & sv.knights
+    if knights:
+        # A charge: canter legs to a cell from which a jump starts (and may land on the
+        # Knight's own start, which it has left).
+        spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
+        if spots and _canter_sources(board, spots, friend, land) & knights:
+            return True
+    return False
+
+
 def must_capture(pos: Position, seat: int | None = None) -> bool:
     """Is a capture compulsory for `seat` this turn (ignoring the exit duty)?"""
     if seat is None:

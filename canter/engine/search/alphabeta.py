@@ -114,6 +114,22 @@ class RootLine:
         self.order = order
 
 
+class _HistoryBefore:
+    """The move-ordering history as it was: `before` holds the old value of each entry
+    changed since."""
+
+    __slots__ = ("now", "before")
+
+    def __init__(self, now: dict, before: dict) -> None:
+        self.now = now
+        self.before = before
+
+    def get(self, key, default=0):
+        if key in self.before:
+            return self.before[key]
+        return self.now.get(key, default)
+
+
 class Search:
     """One searcher's memory (table, history) and the running search's state."""
 
@@ -128,8 +144,10 @@ class Search:
         self.endings = None
         # Tests: called as watch(kind, pos, move, depth) for every move pruned ("pruned"),
         # reduced ("reduced") or extended ("extended"), with `pos` the position the move is
-        # played from; also for every pass ("null") and quiet leaf whose replies are searched
-        # against a multi-jump threat ("evasion", move None, depth the quiescence ply).
+        # played from; also for every pass ("null"), quiet leaf whose replies are searched
+        # against a multi-jump threat ("evasion", move None, depth the quiescence ply),
+        # killer searched before the move list is built ("staged"), and the moves searched
+        # after such a killer did not cut ("resumed", `move` the list of them).
         self.watch = None
         # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
         # are staggered (common.skips); the helpers' node count, added to the reported one.
@@ -288,7 +306,7 @@ class Search:
         return best, best_move
 
     # ---- move ordering -------------------------------------------------------------
-    def _order(self, pos: Position, moves: list, tt_move, ply: int) -> list:
+    def _order(self, pos: Position, moves: list, tt_move, ply: int, hist=None) -> list:
         if len(moves) < 2:
             return moves
         seat = pos.turn
@@ -297,7 +315,8 @@ class Search:
         for bits in pos.kn:
             kn |= bits
         k1, k2 = self.killers[ply]
-        hist = self.history
+        if hist is None:
+            hist = self.history
         keyed = [(order_key(m, seat, target, kn, tt_move, k1, k2, hist), m) for m in moves]
         keyed.sort(key=first_item, reverse=True)
         return [m for _, m in keyed]
@@ -321,7 +340,57 @@ class Search:
             ks[0] = key
         if self.use_history:
             hk = (seat, m.start, m.end)
-            self.history[hk] = min(self.history.get(hk, 0) + depth * depth, 1 << 28)
+            old = self.history.get(hk, 0)
+            if self.staged_open:
+                self.journal.append((hk, old))
+            self.history[hk] = min(old + depth * depth, 1 << 28)
+
+    # ---- a killer before the move list ---------------------------------------------
+    def _killer_first(self, pos: Position, ply: int):
+        """The move the full order would search first, when it is a killer and that can be
+        known without building the list: no duty (capture or exit), no move into the
+        target castle or Knight's charge possible (those come before killers), the table
+        move not first, and at least two legal moves (the killer's piece has two: no
+        single-reply extension). None otherwise."""
+        k1, k2 = self.killers[ply]
+        if k1 is None:
+            return None
+        seat = pos.turn
+        if movegen.duty_piece(pos, seat) >= 0:
+            return None
+        sv = movegen.SeatView(pos, seat)
+        board = pos.variant.board
+        if movegen.leapers(board, sv.active, sv.enemy, sv.jump_ok):
+            return None
+        if movegen.may_enter_or_charge(pos, sv):
+            return None
+        for key in (k1, k2):
+            if key is None or not (sv.active >> key[0]) & 1:
+                continue
+            end = key[1]
+            mine = movegen.piece_moves(pos, sv, key[0], False)
+            for m in mine:
+                if m.end == end and not m.capture_bits:
+                    return m if len(mine) > 1 else None
+        return None
+
+    def _rest_after(self, pos: Position, staged, tt_move, ply: int, mark: int) -> list:
+        """The moves after `staged` in the full order, with the history as it was before
+        `staged`'s search (the journal holds each value changed since `mark`)."""
+        before = {}
+        for hk, value in self.journal[mark:]:
+            if hk not in before:
+                before[hk] = value
+        self._close_stage()
+        hist = _HistoryBefore(self.history, before) if before else None
+        full = self._order(pos, movegen.generate(pos), tt_move if self.use_tt_move else None,
+                           ply, hist)
+        return [m for m in full if m != staged]
+
+    def _close_stage(self) -> None:
+        self.staged_open -= 1
+        if not self.staged_open:
+            self.journal.clear()
 
     # ---- the tree ------------------------------------------------------------------
     def _child(self, flip: bool, depth: int, alpha: int, beta: int, ply: int,
@@ -361,9 +430,19 @@ class Search:
         # Pruning near the leaves needs the static score of a quiet position: never under
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
-        moves = movegen.generate(pos)
-        if not moves:
-            return self._no_move_value(pos, ply)
+        staged = None
+        if self.stage and not (self.use_tt_move and tt_move is not None):
+            staged = self._killer_first(pos, ply)
+        if staged is None:
+            moves = movegen.generate(pos)
+            if not moves:
+                return self._no_move_value(pos, ply)
+            several = len(moves) > 1
+        else:
+            # The killer is searched first, as in the full order; the rest of the list is
+            # built only if it does not cut (at most nodes it does).
+            moves = [staged]
+            several = True
         static = None
         if (self.prune and not pv_node and depth <= self.prune_depth
                 and -WIN_BOUND < alpha and beta < WIN_BOUND and not movegen.must_capture(pos)):
@@ -373,15 +452,23 @@ class Search:
             if static - RFP_MARGIN * depth >= beta:
                 return static
         if (self.nullmove and not pv_node and depth >= NULL_DEPTH and self.null_at != ply - 1
-                and -WIN_BOUND < beta < WIN_BOUND and len(moves) > 1):
+                and -WIN_BOUND < beta < WIN_BOUND and several):
             value = self._null_move(pos, depth, beta, ply, static)
             if value is not None:
                 return value
-        if len(moves) == 1 and self.extend and ply < 2 * self.depth_now + 4:
+        if not several and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
         if self.three:
             moves = self.likely(pos, pos.turn, moves)
-        moves = self._order(pos, moves, tt_move if self.use_tt_move else None, ply)
+        if staged is None:
+            moves = self._order(pos, moves, tt_move if self.use_tt_move else None, ply)
+        else:
+            # From here the history changes are journalled, to order the rest as the full
+            # list would have been ordered now.
+            mark = len(self.journal)
+            self.staged_open += 1
+            if self.watch is not None:
+                self.watch("staged", pos, staged, depth)
         turn = pos.turn
         sign = self._sign(turn)
         rep = self.rep
@@ -469,6 +556,15 @@ class Search:
                         if not m.capture_bits:
                             self._reward(pos.turn, m, depth, ply)
                         break
+            if staged is not None:
+                # The killer did not cut: the other moves, in the order the full list
+                # would have had before the killer's search changed the history.
+                moves += self._rest_after(pos, staged, tt_move, ply, mark)
+                staged = None
+                if self.watch is not None:
+                    self.watch("resumed", pos, moves[1:], depth)
+        if staged is not None:
+            self._close_stage()
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
         return best
@@ -760,6 +856,11 @@ class Search:
         # nodes to a fixed depth than killers and history alone); the root and quiescence
         # use it.
         self.use_tt_move = bool(self.options.get("ttmove", sel))
+        # A killer tried before the move list is built (`_killer_first`): the same search,
+        # faster; the switch is for the tests that prove it the same.
+        self.stage = not self.three and not self.teams and bool(self.options.get("stage", 1))
+        self.staged_open = 0
+        self.journal: list = []
         self.pvs = bool(self.options.get("pvs", sel))
         # Three seats: quiet plies of the root seat searched at a leaf where an opponent
         # threatens a castle entry (0 = off).
