@@ -117,8 +117,11 @@ def _canter_tree(leaps, around, start, over_ok, land_ok, target) -> dict[int, tu
     return routes
 
 
-def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list[Move]:
-    """All legal moves of the piece on `p` (not in its target castle)."""
+def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
+                charges: bool = True) -> list[Move]:
+    """All legal moves of the piece on `p` (not in its target castle). `charges=False`
+    says a Knight under a capture duty surely has no charge (only its jumps are looked
+    for)."""
     board = pos.variant.board
     leaps = board.leaps
     around = board.leap_over
@@ -131,7 +134,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool) -> list
         # Without a duty to capture no piece has a jump from where it stands, so only a
         # Knight's charge (below) can capture: the search from `p` would find nothing.
         _chains(leaps, around, p, enemy, free_jump, target, 0, (p,), found)
-    knight = sv.knights & pb
+    knight = sv.knights & pb if charges or not must_capture else 0
     if knight or not must_capture:
         over_ok = sv.friend & ~pb
         land_ok = sv.step_ok | pb
@@ -208,10 +211,17 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     jumping = leapers(board, sv.active, sv.enemy, sv.jump_ok)
     moves = []
     if jumping:
-        # A capture duty: only a piece with a jump where it stands, or a Knight (which may
-        # canter to one: a charge), has a move.
-        for p in cells_of(jumping | (sv.active & sv.knights)):
-            moves += piece_moves(pos, sv, p, True)
+        # A capture duty: only a piece with a jump where it stands, or a Knight that can
+        # canter to one (a charge), has a move. Which Knights might charge is found for
+        # all at once, backwards from the cells a jump starts from: most have no charge,
+        # and their canter trees need not be built.
+        knights = sv.active & sv.knights
+        if knights:
+            land = sv.step_ok & ~sv.target
+            spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
+            knights &= _canter_sources(board, spots, sv.friend, land) if spots else 0
+        for p in cells_of(jumping | knights):
+            moves += piece_moves(pos, sv, p, True, bool((knights >> p) & 1))
         return moves
     # No duty: no jump anywhere. A piece that cannot canter has its plain steps only; a
     # Man that can has its steps and canters (piece_moves' order, inlined: most pieces).
