@@ -91,10 +91,13 @@ def _chains(leaps, around, cur, live, free, target, captured, route, out) -> Non
             if (live >> over) & 1 and (landing >> land) & 1:
                 went_on = True
                 ob = 1 << over
-                if (target >> land) & 1:
+                rest = live & ~ob
+                # The castle ends a chain, and so does a cell with no enemy beside it (the
+                # test the call would make first, made here: most chains are one jump).
+                if (target >> land) & 1 or not rest & around[land]:
                     out.append((land, captured | ob, route + (land,)))
                 else:
-                    _chains(leaps, around, land, live & ~ob, free, target, captured | ob,
+                    _chains(leaps, around, land, rest, free, target, captured | ob,
                             route + (land,), out)
     if not went_on and captured:
         out.append((cur, captured, route))
