@@ -25,7 +25,8 @@ VARIANTS = ("camelot", "tri-camelot", "cam", "camette", "chivalry", "grand-cam")
 
 # Run by each build's own Python: only the public search API, so an older build runs it.
 PROBE = """
-import json, sys, time
+import json, os, sys, time
+import canter
 from canter.engine.search.bench import bench_positions
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
@@ -39,13 +40,17 @@ for pos in bench_positions():
     result = searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag())
     cpu += time.process_time() - started
     nodes += result.info.nodes
-print(json.dumps({"nodes": nodes, "cpu": cpu}))
+print(json.dumps({"nodes": nodes, "cpu": cpu, "package": os.path.dirname(canter.__file__)}))
 """
 
 
 def measure(python: str, cwd: str | None, variant: str, depth: int) -> dict:
-    """One process's {nodes, cpu}; a failing probe raises with its last line of error."""
-    done = subprocess.run([python, "-c", PROBE, variant, str(depth)], cwd=cwd,
+    """One process's {nodes, cpu, package}; a failing probe raises with its last line of
+    error. Without `cwd` the probe runs isolated (`-I`): `python -c` would otherwise put
+    the caller's folder first on the path, and from a checkout import its package, not
+    the build's."""
+    flags = [] if cwd else ["-I"]
+    done = subprocess.run([python, *flags, "-c", PROBE, variant, str(depth)], cwd=cwd,
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -76,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = {f"base-{build.sha[:7]}": (str(build.directory / "venv" / "bin" / "python"), None),
             "new": (sys.executable, str(CHECKOUT))}
     times: dict[str, list[float]] = {name: [] for name in runs}
+    packages: dict[str, str] = {}
     nodes: dict[str, int] = {}
     print(f"{args.variant} bench positions, depth {args.depth}, {args.rounds} rounds")
     for round_no in range(1, args.rounds + 1):
@@ -85,11 +91,17 @@ def main(argv: list[str] | None = None) -> int:
             except RuntimeError as exc:
                 print(f"Error: {exc}", file=sys.stderr)
                 return 1
+            if round_no == 1:
+                print(f"{name}: the package in {got['package']}")
+                packages[name] = got["package"]
             nodes[name] = got["nodes"]
             times[name].append(got["cpu"])
             print(f"round {round_no}  {name:14} nodes {got['nodes']:>10,}  "
                   f"cpu {got['cpu']:7.2f} s", flush=True)
     (base_name, new_name) = runs
+    if packages[base_name] == packages[new_name]:
+        print(f"warning: both runs imported the package in {packages[new_name]}: "
+              "the figures compare a build with itself")
     for label, pick in (("least", min), ("median", statistics.median)):
         old, new = pick(times[base_name]), pick(times[new_name])
         print(f"{label} cpu: {base_name} {old:.2f} s, new {new:.2f} s "

@@ -38,6 +38,35 @@ def test_equal_searches_report_equal_nodes_and_each_round(tmp_path, monkeypatch,
     assert "median cpu: base-abababa" in out
 
 
+def test_a_base_that_imports_the_working_tree_is_called_out(monkeypatch, capsys):
+    """`python -c` from a checkout imports the checkout's package: the base must not."""
+    build = frozen.Build(sha="cd" * 20, rev="fake", directory=Path("/nowhere"))
+    monkeypatch.setattr(search_speed, "freeze", lambda rev: build)
+    calls = []
+
+    def measure(python, cwd, variant, depth):
+        calls.append((python, cwd))
+        return {"nodes": 10, "cpu": 1.0, "package": "/same/canter"}
+
+    monkeypatch.setattr(search_speed, "measure", measure)
+    assert search_speed.main(["--base", "x", "--depth", "1", "--rounds", "1"]) == 0
+    assert calls[0] == ("/nowhere/venv/bin/python", None)  # the base: no folder, isolated
+    out = capsys.readouterr().out
+    assert "warning: both runs imported the package in /same/canter" in out
+
+
+def test_the_base_probe_runs_isolated_from_the_callers_folder(tmp_path, monkeypatch):
+    """A `canter` package in the caller's folder is not what the base's probe imports (a
+    probe run in that folder, not isolated, does import it)."""
+    (tmp_path / "canter").mkdir()
+    (tmp_path / "canter" / "__init__.py").write_text("raise ImportError('the wrong one')\n")
+    monkeypatch.chdir(tmp_path)
+    got = search_speed.measure(sys.executable, None, "camelot", 1)
+    assert got["nodes"] > 0 and not got["package"].startswith(str(tmp_path))
+    with pytest.raises(RuntimeError, match="the wrong one"):
+        search_speed.measure(sys.executable, str(tmp_path), "camelot", 1)
+
+
 def test_a_base_that_cannot_search_is_a_one_line_error(tmp_path, monkeypatch, capsys):
     broken = tmp_path / "broken.sh"
     broken.write_text("#!/bin/sh\necho 'ModuleNotFoundError: no canter here' >&2\nexit 1\n")
