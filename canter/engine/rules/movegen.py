@@ -222,7 +222,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         if knights:
             land = sv.step_ok & ~sv.target
             spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
-            knights &= _canter_sources(board, spots, sv.friend, land) if spots else 0
+            knights &= leap_origins(board, spots, sv.friend, land) if spots else 0
         for p in cells_of(jumping | knights):
             moves += piece_moves(pos, sv, p, True, bool((knights >> p) & 1))
         return moves
@@ -251,22 +251,26 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     return moves
 
 
-def _canter_sources(board, goal: int, friend: int, land: int) -> int:
-    """Cells from which some chain of canter legs (over `friend`, landing on `land` between
-    legs) ends on a cell of `goal`: a superset, since a leg over the moving piece itself,
-    or back onto its start, is not ruled out. Includes `goal`."""
-    up, down = board.up_shifts, board.down_shifts
-    reach = frontier = goal
+def leap_origins(board, goal: int, over: int, land: int) -> int:
+    """Cells from which a chain of leaps, each over a cell of `over` (friends: a canter;
+    enemies: jumps), ends on a cell of `goal`, every landing before the last on a cell of
+    `land`. Found backwards, a whole frontier at a time with shifts. A superset of what
+    one piece can do: a leap over the moving piece itself, or back onto its start, is not
+    ruled out."""
+    up, down, mask = board.up_shifts, board.down_shifts, board.mask
+    origins = 0
+    seen = frontier = goal
     while frontier:
         new = 0
         for o in up:
-            new |= ((frontier >> o) & friend) >> o
+            new |= ((frontier >> o) & over) >> o
         for o in down:
-            new |= ((frontier << o) & friend) << o
-        frontier = new & ~reach
-        reach |= frontier
-        frontier &= land
-    return reach
+            new |= ((frontier << o) & over) << o
+        new &= mask & ~origins
+        origins |= new
+        frontier = new & land & ~seen
+        seen |= frontier
+    return origins
 
 
 def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
@@ -282,7 +286,7 @@ def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
     # (a route ends there).
     land = sv.step_ok & ~target
     free_target = target & sv.step_ok
-    if free_target and _canter_sources(board, free_target, friend, land) & active:
+    if free_target and leap_origins(board, free_target, friend, land) & active:
         return True  # a canter into the castle (or a step: the sources' neighbours)
     if free_target:
         near = 0
@@ -295,7 +299,7 @@ def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
         # A charge: canter legs to a cell from which a jump starts (and may land on the
         # Knight's own start, which it has left).
         spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
-        if spots and _canter_sources(board, spots, friend, land) & knights:
+        if spots and leap_origins(board, spots, friend, land) & knights:
             return True
     return False
 

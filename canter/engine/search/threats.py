@@ -14,6 +14,7 @@ generator before scoring it as a win.
 
 from __future__ import annotations
 
+from canter.engine.rules.movegen import leap_origins
 from canter.engine.rules.variant import Variant
 
 MEMO_SIZE = 1 << 13  # remembered answers (about 2 MB) before the memo starts afresh
@@ -22,6 +23,7 @@ MEMO_SIZE = 1 << 13  # remembered answers (about 2 MB) before the memo starts af
 class Reach:
     def __init__(self, variant: Variant) -> None:
         board = variant.board
+        self.board = board
         self.mask = board.mask
         # The board's leap offsets split by sign, so the hot loops shift without a test per
         # direction.
@@ -44,21 +46,7 @@ class Reach:
     def _into(self, goal: int, own: int, empty: int) -> int:
         """Cells from which a chain of leaps over `own` (a canter chain, or over enemy
         pieces a jump chain) ends on `goal`."""
-        mask = self.mask
-        ups, downs = self.ups, self.downs
-        origins = 0
-        land = frontier = goal
-        while frontier:
-            new = 0
-            for o in ups:
-                new |= ((frontier >> o) & own) >> o
-            for o in downs:
-                new |= ((frontier << o) & own) << o
-            new &= mask & ~origins
-            origins |= new
-            frontier = new & empty & ~land
-            land |= frontier
-        return origins
+        return leap_origins(self.board, goal, own, empty)
 
     def _one_move(self, goal: int, own: int, enemy: int, empty: int, knights: int) -> int:
         """Own pieces that can end on `goal` in one move: a step, a canter chain, a jump
