@@ -21,7 +21,7 @@ import sys
 
 from frozen import CHECKOUT, FreezeError, Parser, freeze
 
-VARIANTS = ("camelot", "tri-camelot", "cam", "camette", "chivalry", "grand-cam")
+from canter.engine import VARIANT_NAMES
 
 # Run by each build's own Python: only the public search API, so an older build runs it.
 PROBE = """
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=4, help="search depth (default 4)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="processes of each build, run in turn (default 3)")
-    parser.add_argument("--variant", choices=VARIANTS, default="camelot",
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default="camelot",
                         help="whose bench positions (default camelot)")
     args = parser.parse_args(argv)
     if args.depth < 1:

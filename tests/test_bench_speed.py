@@ -1,7 +1,8 @@
 """bench/search_speed.py: the same searches timed in two builds, in turn.
 
-The base build is stood in for by a folder whose `venv/bin/python` is this interpreter
-(so both sides run this tree's search: equal nodes), or by a Python that fails."""
+The base build is stood in for by a folder whose `venv/bin/python` runs this interpreter
+in this checkout (so both sides run this tree's search: equal nodes), or by a Python
+that fails."""
 
 from __future__ import annotations
 
@@ -25,8 +26,18 @@ def _fake_build(tmp_path: Path, python: str) -> frozen.Build:
     return frozen.Build(sha="ab" * 20, rev="fake", directory=tmp_path)
 
 
+def _this_tree(tmp_path: Path) -> str:
+    """A stand-in build's Python that runs this checkout's package whatever is installed:
+    it drops the isolation flag the base's probe gets and runs in the checkout."""
+    script = tmp_path / "this-tree.sh"
+    script.write_text(f'#!/bin/sh\n[ "$1" = "-I" ] && shift\ncd "{ROOT}" && '
+                      f'exec "{sys.executable}" "$@"\n')
+    script.chmod(0o755)
+    return str(script)
+
+
 def test_equal_searches_report_equal_nodes_and_each_round(tmp_path, monkeypatch, capsys):
-    build = _fake_build(tmp_path, sys.executable)
+    build = _fake_build(tmp_path / "b", _this_tree(tmp_path))
     monkeypatch.setattr(search_speed, "freeze", lambda rev: build)
     assert search_speed.main(["--base", "x", "--depth", "2", "--rounds", "2"]) == 0
     out = capsys.readouterr().out

@@ -84,7 +84,8 @@ def _chains(leaps, around, cur, live, free, target, captured, route, out) -> Non
     taken); a chain ends when it cannot continue or when it enters the target castle.
     Appends (end, captured bits, route) for finished chains."""
     went_on = False
-    # Most calls end a chain: one mask test of the cells around `cur` settles those.
+    # The caller has made this test for a chain's later jumps; a first jump (a piece or
+    # a Knight's canter landing) is settled by it when no enemy is beside the cell.
     if live & around[cur]:
         landing = free | captured
         for over, land in leaps[cur]:
@@ -220,9 +221,9 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         # and their canter trees need not be built.
         knights = sv.active & sv.knights
         if knights:
-            land = sv.step_ok & ~sv.target
-            spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
-            knights &= leap_origins(board, spots, sv.friend, land) if spots else 0
+            landings = sv.step_ok & ~sv.target
+            jump_from = leapers(board, landings, sv.enemy, sv.jump_ok | knights)
+            knights &= leap_origins(board, jump_from, sv.friend, landings) if jump_from else 0
         for p in cells_of(jumping | knights):
             moves += piece_moves(pos, sv, p, True, bool((knights >> p) & 1))
         return moves
@@ -284,22 +285,22 @@ def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
         return True  # castle moves, or a castle half won: rare, left to the full list
     # Landings between canter legs: free cells the seat may land on, outside the castle
     # (a route ends there).
-    land = sv.step_ok & ~target
+    landings = sv.step_ok & ~target
     free_target = target & sv.step_ok
-    if free_target and leap_origins(board, free_target, friend, land) & active:
-        return True  # a canter into the castle (or a step: the sources' neighbours)
     if free_target:
-        near = 0
+        beside = 0
         for o in board.up_shifts:
-            near |= (free_target >> o) | (free_target << o)
-        if near & active:
-            return True
+            beside |= (free_target >> o) | (free_target << o)
+        if beside & active:
+            return True  # a step into the castle
+        if leap_origins(board, free_target, friend, landings) & active:
+            return True  # a canter into the castle
     knights = active & sv.knights
     if knights:
         # A charge: canter legs to a cell from which a jump starts (and may land on the
         # Knight's own start, which it has left).
-        spots = leapers(board, land, sv.enemy, sv.jump_ok | knights)
-        if spots and leap_origins(board, spots, friend, land) & knights:
+        jump_from = leapers(board, landings, sv.enemy, sv.jump_ok | knights)
+        if jump_from and leap_origins(board, jump_from, friend, landings) & knights:
             return True
     return False
 

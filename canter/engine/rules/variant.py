@@ -113,6 +113,7 @@ class Variant:
         object.__setattr__(self, "_under", {})
         # A capture ends a two-seat game by the count of pieces (last piece taken, bare
         # pieces, Parker 1887's one against two) only once a seat has at most this many.
+        self.ending_max_pieces: int
         object.__setattr__(self, "ending_max_pieces", max(self.bare_max_pieces, 1))
 
     @property

@@ -29,6 +29,7 @@ import time
 from dataclasses import replace
 
 from canter.engine.rules import movegen
+from canter.engine.rules.move import Move
 from canter.engine.rules.position import Position
 from canter.engine.search.brs import BestReply
 from canter.engine.search.common import (
@@ -124,7 +125,7 @@ class _HistoryBefore:
         self.now = now
         self.before = before
 
-    def get(self, key, default=0):
+    def get(self, key: tuple, default: int = 0) -> int:
         if key in self.before:
             return self.before[key]
         return self.now.get(key, default)
@@ -146,8 +147,8 @@ class Search:
         # reduced ("reduced") or extended ("extended"), with `pos` the position the move is
         # played from; also for every pass ("null"), quiet leaf whose replies are searched
         # against a multi-jump threat ("evasion", move None, depth the quiescence ply),
-        # killer searched before the move list is built ("staged"), and the moves searched
-        # after such a killer did not cut ("resumed", `move` the list of them).
+        # killer searched before the move list is built ("staged"), and the rest of the
+        # ordered list when such a killer did not cut ("resumed", `move` that list).
         self.watch = None
         # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
         # are staggered (common.skips); the helpers' node count, added to the reported one.
@@ -306,7 +307,8 @@ class Search:
         return best, best_move
 
     # ---- move ordering -------------------------------------------------------------
-    def _order(self, pos: Position, moves: list, tt_move, ply: int, hist=None) -> list:
+    def _order(self, pos: Position, moves: list, tt_move, ply: int,
+               hist: dict | _HistoryBefore | None = None) -> list:
         if len(moves) < 2:
             return moves
         seat = pos.turn
@@ -346,7 +348,7 @@ class Search:
             self.history[hk] = min(old + depth * depth, 1 << 28)
 
     # ---- a killer before the move list ---------------------------------------------
-    def _killer_first(self, pos: Position, ply: int):
+    def _killer_first(self, pos: Position, ply: int) -> Move | None:
         """The move the full order would search first, when it is a killer and that can be
         known without building the list: no duty (capture or exit), no move into the
         target castle or Knight's charge possible (those come before killers), the table
@@ -368,13 +370,14 @@ class Search:
             if key is None or not (sv.active >> key[0]) & 1:
                 continue
             end = key[1]
-            mine = movegen.piece_moves(pos, sv, key[0], False)
-            for m in mine:
+            its_moves = movegen.piece_moves(pos, sv, key[0], False)
+            for m in its_moves:
                 if m.end == end and not m.capture_bits:
-                    return m if len(mine) > 1 else None
+                    return m if len(its_moves) > 1 else None
         return None
 
-    def _rest_after(self, pos: Position, staged, tt_move, ply: int, mark: int) -> list:
+    def _rest_after(self, pos: Position, staged: Move, tt_move: tuple | None, ply: int,
+                    mark: int) -> list:
         """The moves after `staged` in the full order, with the history as it was before
         `staged`'s search (the journal holds each value changed since `mark`)."""
         before = {}
@@ -431,6 +434,7 @@ class Search:
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
         staged = None
+        mark = 0  # where the journal of history changes starts, when a killer is staged
         if self.stage and not (self.use_tt_move and tt_move is not None):
             staged = self._killer_first(pos, ply)
         if staged is None:

@@ -110,7 +110,7 @@ class Evaluator:
                 for c in variant.cells:
                     if dist[c] == d:
                         ring |= 1 << c
-                rings.append((ring, (far - d) * weights.advance))
+                rings.append(ring)
             self.rings.append(rings)
         race = list(weights.race) + [0] * (far + 2 - len(weights.race))
         self.race = race
@@ -164,7 +164,7 @@ class Evaluator:
         need = self.need
         rings = self.rings[seat]
         for d in range(self.race_scan):
-            here = occ & rings[d][0]
+            here = occ & rings[d]
             if here:
                 if best1 == 99:
                     best1 = d
@@ -381,7 +381,7 @@ class Evaluator:
         out[_KNIGHT] = knights
         best1 = best2 = 99
         far = self.far
-        for d, (ring, _) in enumerate(self.rings[seat]):
+        for d, ring in enumerate(self.rings[seat]):
             k = (occ & ring).bit_count()
             if k:
                 out[_ADVANCE] += k * (far - d)
