@@ -219,11 +219,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         # canter to one (a charge), has a move. Which Knights might charge is found for
         # all at once, backwards from the cells a jump starts from: most have no charge,
         # and their canter trees need not be built.
-        knights = sv.active & sv.knights
-        if knights:
-            landings = sv.step_ok & ~sv.target
-            jump_from = leapers(board, landings, sv.enemy, sv.jump_ok | knights)
-            knights &= leap_origins(board, jump_from, sv.friend, landings) if jump_from else 0
+        knights = may_charge(board, sv)
         for p in cells_of(jumping | knights):
             moves += piece_moves(pos, sv, p, True, bool((knights >> p) & 1))
         return moves
@@ -295,14 +291,21 @@ def may_enter_or_charge(pos: Position, sv: SeatView) -> bool:
             return True  # a step into the castle
         if leap_origins(board, free_target, friend, landings) & active:
             return True  # a canter into the castle
-    knights = active & sv.knights
-    if knights:
-        # A charge: canter legs to a cell from which a jump starts (and may land on the
-        # Knight's own start, which it has left).
-        jump_from = leapers(board, landings, sv.enemy, sv.jump_ok | knights)
-        if jump_from and leap_origins(board, jump_from, friend, landings) & knights:
-            return True
-    return False
+    return bool(may_charge(board, sv))
+
+
+def may_charge(board, sv: SeatView) -> int:
+    """The seat's Knights that might have a charge: canter legs to a cell from which a
+    jump starts (and may land on the Knight's own start, which it has left). A superset,
+    found for all Knights at once, backwards from those cells."""
+    knights = sv.active & sv.knights
+    if not knights:
+        return 0
+    landings = sv.step_ok & ~sv.target  # a canter route ends in the target castle
+    jump_from = leapers(board, landings, sv.enemy, sv.jump_ok | knights)
+    if not jump_from:
+        return 0
+    return knights & leap_origins(board, jump_from, sv.friend, landings)
 
 
 def must_capture(pos: Position, seat: int | None = None) -> bool:

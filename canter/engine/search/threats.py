@@ -25,10 +25,6 @@ class Reach:
         board = variant.board
         self.board = board
         self.mask = board.mask
-        # The board's leap offsets split by sign, so the hot loops shift without a test per
-        # direction.
-        self.ups = tuple(o for o in board.offsets if o > 0)
-        self.downs = tuple(-o for o in board.offsets if o < 0)
         self.target = variant.target_bits
         # A step or a canter leg never lands in the own castle nor in the forbidden one.
         self.closed = tuple(variant.own_bits[s] | variant.forbidden_bits[s]
@@ -37,9 +33,9 @@ class Reach:
 
     def _steps(self, goal: int) -> int:
         steps = 0
-        for o in self.ups:
+        for o in self.board.up_shifts:
             steps |= goal >> o
-        for o in self.downs:
+        for o in self.board.down_shifts:
             steps |= goal << o
         return steps & self.mask
 
