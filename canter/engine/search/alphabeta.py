@@ -423,7 +423,7 @@ class Search:
             if value is not None:
                 return value
         if depth <= 0 or ply >= MAX_PLY - 1:
-            return self.qsearch(alpha, beta, ply)
+            return self._quiesce(alpha, beta, ply, 0)
         key = h ^ self.salt
         # A PV node never takes a table cutoff (the PV has to be searched to be reported).
         s, tt_move = self.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
@@ -691,6 +691,12 @@ class Search:
         value = self._terminal(pos, ply)
         if value is not None:
             return value
+        return self._quiesce(alpha, beta, ply, qply)
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """`qsearch` past its node count and end test, for a caller that made both (a
+        node at depth 0 is one node, not two)."""
+        pos = self.pos
         if not movegen.must_capture(pos):
             if self._wins_now(pos):
                 return WIN - ply - 1

@@ -158,8 +158,8 @@ class BestReply:
             return 0
         if depth <= 0 or ply >= 90:
             if s._sign(pos.turn) == side:
-                return s.qsearch(alpha, beta, ply)
-            return -s.qsearch(-beta, -alpha, ply)
+                return s._quiesce(alpha, beta, ply, 0)
+            return -s._quiesce(-beta, -alpha, ply, 0)
         key = h ^ s.salt ^ (0 if is_max else MIN_NODE_SALT)
         v, tt_move = s.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
                                  WIN_BOUND)
