@@ -6,7 +6,10 @@
 
 REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
 (reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
-against it with the variant's built-in book:
+against it, from shipped openings: in Camelot `bench/openings-camelot-sprt.txt` (the
+built-in book without the openings one colour wins whoever plays it, which only lengthen
+a test; bench/book_balance.py), in Tri-Camelot the built-in book. `--openings FILE` plays
+another file, `--openings builtin` the built-in book (a run begun with it resumes so):
 - Camelot: SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05, stopping at the first decision or at
   --games (default 20,000);
 - Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
@@ -38,6 +41,8 @@ from canter.adapters.arbiter.stats import elo_from_score
 from canter.adapters.arbiter.tc import TimeControl
 
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
+DEFAULT_OPENINGS = {"camelot": Path(__file__).resolve().parent / "openings-camelot-sprt.txt"}
 CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
 TRI_GAMES = 1_002  # 334 rounds of three rotations
 MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
@@ -78,9 +83,11 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                   limit: Limit, concurrency: int, games: int, pgn: str | None,
                   json_path: str, timemargin: int | None = None,
                   checkout: Path = CHECKOUT, options: tuple[tuple[str, str], ...] = (),
-                  base_options: tuple[tuple[str, str], ...] = ()) -> list[str]:
+                  base_options: tuple[tuple[str, str], ...] = (),
+                  openings: str | None = None) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
-    checkout, so `-m canter` imports this tree's package whatever the caller's folder."""
+    checkout, so `-m canter` imports this tree's package whatever the caller's folder.
+    `openings`: a file, or None for the variant's built-in book."""
     command = [python, "-m", "canter", "match", "--variant", variant,
                "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):
@@ -89,6 +96,8 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                 "--games", str(games)]
     if timemargin is not None:
         command += ["--timemargin", str(timemargin)]
+    if openings is not None:
+        command += ["--openings", openings]
     if variant == "camelot":
         command += ["--sprt", SPRT]
     if pgn is not None:
@@ -259,6 +268,9 @@ def parser() -> argparse.ArgumentParser:
                    help=f"Camelot: the SPRT's cap (default {CAMELOT_GAMES:,}); Tri-Camelot: "
                         f"games, a multiple of 3 (default {TRI_GAMES:,})")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
+    p.add_argument("--openings", metavar="FILE|builtin",
+                   help="start points (default: bench/openings-camelot-sprt.txt in Camelot, "
+                        "the built-in book in Tri-Camelot); 'builtin' for the built-in book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -315,6 +327,8 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
         p.error(f"--timemargin must be at least 0 ms, not {args.timemargin}")
     if args.concurrency < 1:
         p.error(f"--concurrency must be at least 1, not {args.concurrency}")
+    if args.openings not in (None, BUILTIN) and not Path(args.openings).is_file():
+        p.error(f"--openings {args.openings}: no such file")
     games = args.games
     if args.variant == "camelot":
         games = CAMELOT_GAMES if games is None else games
@@ -326,6 +340,16 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
             p.error(f"--games must be a positive multiple of 3 for tri-camelot (every "
                     f"opening in all three seat rotations), not {games}")
     return limit, games
+
+
+def openings_path(given: str | None, variant: str) -> str | None:
+    """The file the arbiter is given, or None for its built-in book."""
+    if given == BUILTIN:
+        return None
+    if given is None:
+        default = DEFAULT_OPENINGS.get(variant)
+        return str(default) if default is not None else None
+    return str(Path(given).resolve())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -350,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                                 base_sha=base_sha, variant=args.variant, limit=limit,
                                 concurrency=args.concurrency, games=games, pgn=pgn,
                                 json_path=json_path, timemargin=args.timemargin,
-                                options=options, base_options=base_options)
+                                options=options, base_options=base_options,
+                                openings=openings_path(args.openings, args.variant))
         print("$ " + shlex.join(command), flush=True)
         match = subprocess.Popen(command)
         try:

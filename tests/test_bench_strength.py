@@ -214,6 +214,36 @@ def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> N
         "--json", "s.json"]
 
 
+def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path) -> None:
+    from canter.adapters.arbiter.openings import load_book, load_openings
+
+    shipped = BENCH / "openings-camelot-sprt.txt"
+    assert strength.openings_path(None, "camelot") == str(shipped)
+    assert strength.openings_path("builtin", "camelot") is None
+    assert strength.openings_path(None, "tri-camelot") is None
+    mine = tmp_path / "mine.txt"
+    mine.write_text("E6-D5 I10-J10\n")
+    assert strength.openings_path(str(mine), "tri-camelot") == str(mine.resolve())
+    # The shipped file is the built-in book less its one-sided openings (book_balance.py).
+    book = {o.moves for o in load_book("camelot")}
+    kept = load_openings(str(shipped), "camelot")
+    assert 30 <= len(kept) < len(book) and {o.moves for o in kept} <= book
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc", variant="camelot",
+        limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=10, pgn=None,
+        json_path="s.json", openings=str(shipped))
+    assert command[command.index("--openings") + 1] == str(shipped)
+
+
+def test_an_openings_file_that_is_not_there_is_a_usage_error(capsys) -> None:
+    p = strength.parser()
+    args = p.parse_args(["--base", "HEAD", "--openings", "no-such-book.txt"])
+    with pytest.raises(SystemExit) as stopped:
+        strength.check_args(p, args)
+    assert stopped.value.code == 2
+    assert "--openings no-such-book.txt: no such file" in capsys.readouterr().err
+
+
 def test_engine_options_go_to_their_own_engine_with_absolute_paths(tmp_path) -> None:
     weights = tmp_path / "w.json"
     weights.write_text("{}")
@@ -351,6 +381,7 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
                                                          "match"]
     assert f"cmd={build}" in command[command.index("--engine", 7) + 1]
     assert f"name=base-{head[:7]}" in command[command.index("--engine", 7) + 1]
+    assert command[command.index("--openings") + 1] == str(BENCH / "openings-camelot-sprt.txt")
     row = lines[-1].split(" | ")
     assert row[1:5] == ["nothing", "camelot", "nodes 50", "2"], lines[-1]
     wins, losses, draws = (int(w[1:]) for w in row[5].split())
