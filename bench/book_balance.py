@@ -118,7 +118,6 @@ def main(argv: list[str] | None = None) -> int:
     if strangers:
         print(f"{len(strangers)} opening(s) of the records are not in the book; ignored")
     print(f"{'games':>5} {'first':>6} {'pairs':>5} {'split':>6}  opening")
-    kept: list[Opening] = []
     pairs = split = kept_pairs = kept_split = 0
     for o in sorted(book, key=lambda o: tallies.get(o.moves, Tally()).first_score):
         t = tallies.get(o.moves, Tally())
@@ -131,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         if not dropped:
             kept_pairs += t.pairs
             kept_split += t.split
-    kept = [o for o in book if not one_sided(tallies.get(o.moves, Tally()), args.edge,
-                                              args.min_games)]
+    kept: list[Opening] = [o for o in book if not one_sided(tallies.get(o.moves, Tally()),
+                                                            args.edge, args.min_games)]
     if pairs:
         print(f"split pairs: {split} of {pairs} ({split / pairs:.1%}); without the one-sided "
               f"openings {kept_split} of {kept_pairs} ({kept_split / max(kept_pairs, 1):.1%})")
