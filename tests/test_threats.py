@@ -8,7 +8,7 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, get_variant
-from canter.engine.search.evaluate import Evaluator
+from canter.engine.search.evaluate import Evaluator, Weights
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 from canter.engine.search.threats import Reach
@@ -93,3 +93,75 @@ def test_remembered_answers_match_fresh_ones():
                     asked += 1
             pos.push(rng.choice(pos.legal_moves()))
     assert asked > 1000
+
+
+# ---- Camelot: two pieces must be in, so the next entry counts. White aims at F16 G16.
+
+def test_camelot_one_piece_in_and_a_canter_to_follow_is_one_move():
+    # F16 is in; G14 canters over G15 into G16.
+    pos = setup("camelot", w="F16 G14 G15", b="A5")
+    assert reach(pos, "w") == 1
+
+
+def test_camelot_the_piece_inside_does_not_count_as_the_next_entry():
+    # F16 is in and could step to G16 inside the castle, but that enters nothing: the
+    # next entry is G14's, two steps away.
+    pos = setup("camelot", w="F16 G14", b="A5")
+    assert reach(pos, "w") == 2
+    # With G14 on G15 instead, it steps in next move.
+    assert reach(setup("camelot", w="F16 G15", b="A5"), "w") == 1
+
+
+def test_camelot_one_in_and_the_other_cell_held_is_no_entry():
+    pos = setup("camelot", w="F16 G15", b="G16 A5")
+    assert reach(pos, "w") == 3
+
+
+def test_camelot_two_in_is_done():
+    assert reach(setup("camelot", w="F16 G16 C3", b="A5"), "w") == 0
+
+
+def test_camelot_reach_never_misses_an_entry_of_the_move_generator():
+    """Along random Camelot games that favour advancing, every position where the side
+    to move has a legal move into a free cell of its target castle has reach 1."""
+    import random
+
+    v = get_variant("camelot")
+    rng = random.Random(3)
+    entries = 0
+    for _ in range(40):
+        pos = Position.start(v)
+        while pos.outcome() is None and len(pos.move_stack) < 160:
+            seat = pos.turn
+            moves = pos.legal_moves()
+            target = v.target_bits[seat]
+            allocc = pos.occ[0] | pos.occ[1]
+            got = Reach(v).moves_to_target(pos.occ, seat, allocc, pos.kn)
+            # (A move inside the castle, from one of its cells to the other, enters
+            # nothing.)
+            if any(target >> m.end & 1 and not target >> m.start & 1 for m in moves):
+                entries += 1
+                assert got == 1, pos.to_string()
+            # Advance the piece that gets nearest its target, most of the time.
+            if rng.random() < 0.7:
+                dist = Evaluator(v).target_dist[seat]
+                pos.push(min(moves, key=lambda m: (dist[m.end], rng.random())))
+            else:
+                pos.push(rng.choice(moves))
+    assert entries > 30, entries
+
+
+def test_camelot_reach_terms_score_the_next_entry_only_when_weighted():
+    # White can follow F16 into G16 next move; with the hurdle moved off the line, not.
+    near = setup("camelot", turn="b", w="F16 G14 G15 C3", b="A5 B5 C5")
+    far = setup("camelot", turn="b", w="F16 G14 I15 C3", b="A5 B5 C5")
+    plain = Evaluator(near.variant)
+    assert plain.reach is None  # off by default in two seats: no cost at the leaves
+    weighted = Evaluator(near.variant, Weights(threat1=300, threat2=100))
+    gap_plain = plain.relative(near, 0) - plain.relative(far, 0)
+    gap_weighted = weighted.relative(near, 0) - weighted.relative(far, 0)
+    assert gap_weighted - gap_plain == 300 - 100  # one move against two
+    # The same for Black's side of the score.
+    assert weighted.relative(near, 1) - weighted.relative(far, 1) == -gap_weighted
+    with pytest.raises(ValueError, match="not a linear term"):
+        weighted.terms(near, 0)

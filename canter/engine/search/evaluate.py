@@ -40,9 +40,11 @@ class Weights:
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
     versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
-    # Three seats: a seat that can enter its target castle in 1 (2) moves counting canter
-    # chains (threats.py). Any opponent's entry ends the game for us, so the opponents'
-    # term is the largest of theirs, not the mean.
+    # A seat that can enter its target castle in 1 (2) moves counting canter chains
+    # (threats.py; where two pieces must be in, the next entry). Three seats: any
+    # opponent's entry ends the game for us, so the opponents' term is the largest of
+    # theirs, not the mean. Two seats: off by default, for the strength test to judge
+    # (own minus the opponent's; not one of the tuner's linear terms).
     threat1: int = 0
     threat2: int = 0
     # Off by default, for the tuner to weigh (bench/texel_tune.py): per piece that no enemy
@@ -132,7 +134,10 @@ class Evaluator:
         self.guard_zone = [self._zone(self.own_dist[s], 2) for s in range(n)]
         self.threat_zone = [self._zone(self.own_dist[s], 4) for s in range(n)]
         self.target_bits = variant.target_bits
-        self.reach = Reach(variant) if n > 2 and not variant.teams else None
+        # (Two seats only when the weights use it: the reach costs time at every leaf.)
+        self.reach = Reach(variant) if not variant.teams and (
+            n > 2 or weights.threat1 or weights.threat2) else None
+        self.two_threats = n == 2 and self.reach is not None
         self.partners = variant.partners
         self.teams = variant.is_team_game
         self.threat = (0, weights.threat1, weights.threat2, 0)
@@ -278,6 +283,8 @@ class Evaluator:
                 sc[s] for s in range(len(sc)) if s not in mine)
         elif len(sc) == 2:
             diff = sc[seat] - sc[1 - seat]
+            if self.two_threats:
+                diff += self._threats(pos, seat)
         else:
             others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
             if not others:
@@ -344,6 +351,9 @@ class Evaluator:
         v = self.variant
         if v.nseats > 2 and not self.teams:
             raise ValueError("the linear terms cover two sides only (two seats or two teams)")
+        if self.two_threats:
+            raise ValueError("the castle-entry reach (threat1, threat2) is not a linear "
+                             "term: tune with it off")
         allocc = 0
         for bits in pos.occ:
             allocc |= bits
