@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from canter.adapters.arbiter.openings import Opening, load_book, load_openings
@@ -35,7 +35,6 @@ class Tally:
     first: float = 0.0  # the first player's points
     pairs: int = 0
     split: int = 0
-    results: dict[int, str] = field(default_factory=dict)  # round -> result token
 
     @property
     def first_score(self) -> float:

@@ -62,17 +62,12 @@ class Reach:
         target = self.target[seat]
         own = occ[seat]
         inside = own & target
-        movers = own
-        if inside:
-            if inside.bit_count() >= self.need:
-                return 0
-            # One in, one more needed: the pieces inside stay there (they serve as
-            # hurdles, not as movers), and the next entry is into a free cell.
-            movers = own & ~target
-            target &= ~allocc
-            if not target:
-                return 3
-        elif target & allocc:
+        if inside and inside.bit_count() >= self.need:
+            return 0
+        # Pieces already inside stay there: hurdles, not movers. Where more than one must
+        # be in, the next entry is into a free cell.
+        movers = own & ~target
+        if target & allocc:
             if self.need == 1:
                 return 3  # occupied (a piece of the seat it belongs to sits there)
             target &= ~allocc
