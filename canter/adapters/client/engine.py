@@ -291,7 +291,9 @@ class _Pipe(PopenSpawn):
         self._read_queue: Queue[bytes | None] = Queue()
         self.delayafterread = None
         threading.Thread(target=self._read_incoming, daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(on_stderr,), daemon=True).start()
+        self.stderr_reader = threading.Thread(target=self._read_stderr, args=(on_stderr,),
+                                              daemon=True)
+        self.stderr_reader.start()
 
     # Each reader thread closes its own pipe once it has read to the end: closing it from
     # another thread while a read blocks could hand the descriptor number to a new file.
@@ -353,6 +355,7 @@ _NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
 
 DEFAULT_TIMEOUT = 10.0  # handshake, isready, quit, stop
 DEFAULT_MARGIN = 5.0  # added to a time-bounded search before it counts as stalled
+STDERR_DRAIN = 1.0  # seconds close() waits for the stderr reader to log what is left
 
 
 class Engine:
@@ -485,6 +488,9 @@ class Engine:
             self._proc.proc.kill()
         self._quit = True
         code = self._reap()
+        # What the engine wrote to stderr before it ended is still in the pipe: let the
+        # reader log it (bounded: a child of the engine may hold the pipe open).
+        self._proc.stderr_reader.join(timeout=STDERR_DRAIN)
         self._close_log()
         return code
 
