@@ -165,3 +165,38 @@ def test_camelot_reach_terms_score_the_next_entry_only_when_weighted():
     assert weighted.relative(near, 1) - weighted.relative(far, 1) == -gap_weighted
     with pytest.raises(ValueError, match="not a linear term"):
         weighted.terms(near, 0)
+
+
+@pytest.mark.parametrize("variant", ["camelot", "tri-camelot"])
+def test_the_early_exit_far_from_a_castle_changes_no_answer(variant):
+    """With no piece within two steps of a castle the count stops at once (3); along
+    advancing random games every seat's answer equals the full count's, and the exit
+    both fires and stays out of positions where the full count finds 2."""
+    import random
+
+    v = get_variant(variant)
+    quick, full = Reach(v), Reach(v)
+    full.zone = (v.board.mask,) * v.nseats  # never exits early
+    dist = Evaluator(v).target_dist
+    rng = random.Random(11)
+    exits = twos = 0
+    for _ in range(12):
+        pos = Position.start(v)
+        while pos.outcome() is None and len(pos.move_stack) < 120:
+            allocc = 0
+            for bits in pos.occ:
+                allocc |= bits
+            for seat in range(v.nseats):
+                if not pos.occ[seat]:
+                    continue
+                got = quick.moves_to_target(pos.occ, seat, allocc, pos.kn)
+                assert got == full.moves_to_target(pos.occ, seat, allocc, pos.kn)
+                exits += not allocc & quick.zone[seat]
+                twos += got == 2
+            moves = pos.legal_moves()
+            if rng.random() < 0.7:
+                seat = pos.turn
+                pos.push(min(moves, key=lambda m: (dist[seat][m.end], rng.random())))
+            else:
+                pos.push(rng.choice(moves))
+    assert exits > 50 and twos > 30, (exits, twos)

@@ -33,6 +33,11 @@ class Reach:
         self.closed = tuple(variant.own_bits[s] | variant.forbidden_bits[s]
                             for s in range(variant.nseats))
         self.memo: dict[tuple[int, int, int, int], int] = {}
+        # Every way in ends with a step from, or a leap over, a cell next to the castle,
+        # and every way to such a cell likewise one further out: with no piece at all
+        # within two steps of a castle, its seat is at least three moves from entering.
+        self.zone = tuple(self._steps(self._steps(t)) | self._steps(t) | t
+                          for t in self.target)
 
     def _steps(self, goal: int) -> int:
         steps = 0
@@ -59,6 +64,8 @@ class Reach:
 
     def moves_to_target(self, occ: list[int], seat: int, allocc: int,
                         kn: list[int] | None = None) -> int:
+        if not allocc & self.zone[seat]:
+            return 3
         target = self.target[seat]
         own = occ[seat]
         inside = own & target
