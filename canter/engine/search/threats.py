@@ -8,7 +8,9 @@ if it can reach such a cell next move, else 3 (not nearer than that). Where a wi
 two pieces in the castle (Camelot), it is the next entry that counts: with one piece in,
 the moves until a second can follow it into the free cell.
 
-Bit sets only (a few shifts per direction and chain length), no move generation. It is an
+Bit sets only (a few shifts per direction and chain length), no move generation, and
+nothing at all where no piece stands within two steps of the castle (most leaves of a
+Camelot search: the answer there is 3 whatever the pieces further out do). It is an
 estimate: it ignores the duty to capture, the Knight's canter rule, and that the moving
 piece no longer serves as a hurdle; the search checks an entry with the real move
 generator before scoring it as a win.
