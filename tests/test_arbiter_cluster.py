@@ -171,6 +171,8 @@ def test_cluster_usage_errors():
     done = match("--engine", CANTER, "--engine", f"{CANTER} name=b", "--nodes", "50",
                  "--cluster", f"tcp://127.0.0.1:{port}", timeout=120)
     assert done.returncode == 1 and "no scheduler answers" in done.stderr
+    # nothing listens there: said as such, not after Dask's connect timeout
+    assert f"connection refused by 127.0.0.1:{port}" in done.stderr
 
 
 def test_without_dask_the_error_names_the_extra():

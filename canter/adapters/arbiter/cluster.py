@@ -28,6 +28,9 @@ from canter.adapters.client.engine import EngineDied, EngineError
 
 EXTRA = "pip install 'canter[cluster]'"
 CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler
+# A scheduler that is still starting refuses connections for a moment; one that refuses
+# for this long is not there (Dask itself would retry until CONNECT_TIMEOUT).
+REFUSED_GRACE = 2.0
 POLL = 0.5  # how often the feeder looks at the scheduler while waiting for games
 # Tasks kept submitted per worker: one running, one waiting, so a worker never idles
 # between games while the rest of the schedule stays unsubmitted (an SPRT that decides
@@ -107,12 +110,41 @@ def connect(address: str) -> Connection:
             cluster.close()
             raise
         return Connection(client, cluster, cluster.scheduler_address)
+    refused = _refused(where)
+    if refused:
+        raise ClusterError(f"--cluster {address}: no scheduler answers there ({refused})")
     try:
         client = distributed.Client(where, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"--cluster {address}: no scheduler answers there ({exc})") \
             from None
     return Connection(client, None, where)
+
+
+def _refused(where: str) -> str | None:
+    """Why nothing listens at a TCP scheduler address, if every try for REFUSED_GRACE
+    seconds was refused; None where something listens, or where the answer is not so
+    plain (another protocol, a host that does not answer): Dask's own timeout decides."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, rest = parse_address(where)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(rest)
+    except ValueError:
+        return None
+    deadline = time.monotonic() + REFUSED_GRACE
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=REFUSED_GRACE).close()
+            return None
+        except ConnectionRefusedError:
+            if time.monotonic() >= deadline:
+                return f"connection refused by {host}:{port}"
+            time.sleep(0.1)
+        except OSError:
+            return None
 
 
 # ---------------------------------------------------------------- on the workers
