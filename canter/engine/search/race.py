@@ -1,0 +1,77 @@
+"""The castle race of two pieces alone, in moves (for the evaluation of endings).
+
+In an ending the game is often a race: each side brings pieces into the other's castle while
+the other does the same. The evaluation's distance terms count steps, but two pieces of one
+side that leapfrog (each cantering over the other in turn) cover two cells a move, so a pair
+that stays together races about twice as fast as the steps say. `PairRace` counts the moves
+exactly for two pieces with the board to themselves: the fewest moves of the pair (steps, and
+leaps over each other) until as many pieces as a win needs stand in the target castle.
+
+The table holds every ordered pair of cells, found by one breadth-first search backwards
+from the finished races (the moves are their own reverses, but for a castle entry, which
+ends a piece's travel). It ignores every other piece on the board (hurdles that would help,
+blockers and captures that would hinder); the search sees those.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from canter.engine.rules.variant import Variant
+
+FAR = 31  # moves: no finish (a piece stuck in its own castle) or further than counted
+
+
+class PairRace:
+    def __init__(self, variant: Variant, seat: int) -> None:
+        board = variant.board
+        size = board.size
+        self.size = size
+        need = variant.target_pieces
+        target = variant.target_castle[seat]
+        closed = variant.own_castle[seat] | variant.forbidden_castle[seat]
+        cells = [c for c in variant.cells if c not in closed]
+        table = array("B", [FAR]) * (size * size)
+        frontier = []
+        for a in cells:
+            for b in cells:
+                if a != b and (a in target) + (b in target) >= need:
+                    table[a * size + b] = 0
+                    frontier.append((a, b))
+        step = board.neighbours
+        leaps = board.leaps
+        moves = 0
+        while frontier:
+            moves += 1
+            if moves >= FAR:
+                break
+            nxt = []
+            for a, b in frontier:
+                # The piece that moved last stands on `a` (then on `b`): where could it have
+                # come from? Never out of the target castle, never from a closed cell.
+                for mover, other, swap in ((a, b, False), (b, a, True)):
+                    origins = [c for c in step[mover] if c != other]
+                    origins += [land for over, land in leaps[mover] if over == other]
+                    for c in origins:
+                        if c in target or c in closed:
+                            continue
+                        i = other * size + c if swap else c * size + other
+                        if table[i] == FAR:
+                            table[i] = moves
+                            nxt.append((other, c) if swap else (c, other))
+            frontier = nxt
+        self.table = table
+
+    def moves(self, cells: list[int]) -> int:
+        """The fewest moves in which some two of `cells` (one side's pieces) finish the
+        race alone; FAR with fewer than two."""
+        best = FAR
+        size = self.size
+        table = self.table
+        for i, a in enumerate(cells):
+            row = a * size
+            for b in cells[i + 1:]:
+                m = table[row + b]
+                if m < best:
+                    best = m
+        return best
