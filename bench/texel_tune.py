@@ -4,7 +4,8 @@ in pure Python.
     python bench/texel_tune.py camelot.texel --iterations 400 --out weights.json
 
 The data come from bench/texel_data.py. The evaluation of a two-sided game is linear in its
-weights (evaluate.py `Evaluator.terms`, with the endgame quarter applied to the sum), so each
+weights (evaluate.py `Evaluator.terms`, with the endgame quarter applied to the sum but for
+the pair race, which is added after it), so each
 position's counts are computed once, and an iteration is a few passes over columns of
 numbers. First the scale K of the sigmoid  result ~ 1 / (1 + 10^(-K * eval / 400))  is fitted
 with the current weights, then the weights (Man stays 100: it fixes the scale) follow the
@@ -37,6 +38,7 @@ from canter.engine.search.evaluate import (
 LN10 = math.log(10)
 # Terms the tuner leaves alone: Man is the unit of the scale.
 ANCHOR = ("man",)
+PAIR_RACE = TERM_NAMES.index("pair_race")  # added after the endgame quarter, never cut
 
 
 @dataclass
@@ -112,13 +114,24 @@ def split(samples: list[tuple[int, str, float]], holdout: float,
     return train, valid
 
 
-def evals(data: Data, weights: list[float]) -> list[float]:
+def _sums(data: Data, weights: list[float]) -> tuple[list[float], list[float]]:
+    """Per position: the sum the endgame quarter may cut, and the pair race (never cut)."""
     acc = [0.0] * len(data)
-    for w, col in zip(weights, data.cols, strict=True):
-        if w:
+    for j, (w, col) in enumerate(zip(weights, data.cols, strict=True)):
+        if w and j != PAIR_RACE:
             acc = [a + w * x for a, x in zip(acc, col, strict=True)]
-    return [d / 4 if (d > 0 and m) or (d < 0 and t) else d
+    race = [weights[PAIR_RACE] * x for x in data.cols[PAIR_RACE]]
+    return acc, race
+
+
+def _cuts(data: Data, acc: list[float]) -> list[float]:
+    return [0.25 if (d > 0 and m) or (d < 0 and t) else 1.0
             for d, m, t in zip(acc, data.mine_thin, data.theirs_thin, strict=True)]
+
+
+def evals(data: Data, weights: list[float]) -> list[float]:
+    acc, race = _sums(data, weights)
+    return [d * cut + r for d, cut, r in zip(acc, _cuts(data, acc), race, strict=True)]
 
 
 def _sigmoid(x: float) -> float:
@@ -165,19 +178,20 @@ def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0) 
 def gradient(data: Data, weights: list[float], k: float, free: list[int]) -> list[float]:
     c = k * LN10 / 400
     n = len(data)
-    acc = [0.0] * n
-    for w, col in zip(weights, data.cols, strict=True):
-        if w:
-            acc = [a + w * x for a, x in zip(acc, col, strict=True)]
-    # d MSE / d eval for each position, the endgame quarter included.
+    acc, race = _sums(data, weights)
+    cuts = _cuts(data, acc)
+    # d MSE / d eval for each position; the endgame quarter scales every term's share of
+    # the eval but the pair race's.
     r = []
-    for d, m, t, y in zip(acc, data.mine_thin, data.theirs_thin, data.results, strict=True):
-        cut = 0.25 if (d > 0 and m) or (d < 0 and t) else 1.0
-        s = _sigmoid(c * d * cut)
-        r.append(2 * (s - y) * s * (1 - s) * c * cut / n)
+    for d, cut, rc, y in zip(acc, cuts, race, data.results, strict=True):
+        s = _sigmoid(c * (d * cut + rc))
+        r.append(2 * (s - y) * s * (1 - s) * c / n)
     g = [0.0] * len(weights)
     for j in free:
-        g[j] = sum(map(mul, r, data.cols[j]))
+        if j == PAIR_RACE:
+            g[j] = sum(map(mul, r, data.cols[j]))
+        else:
+            g[j] = sum(a * cut * x for a, cut, x in zip(r, cuts, data.cols[j], strict=True))
     return g
 
 
@@ -217,7 +231,7 @@ def tuned_json(weights: Weights) -> dict[str, object]:
     """The tuned fields only, so that a file loaded for another game changes no more."""
     out: dict[str, object] = {}
     for name in ("man", "knight", "advance", "race", "defence", "cohesion", "hanging",
-                 "tempo", "race_step", "defended", "chain"):
+                 "tempo", "race_step", "defended", "chain", "pair_race"):
         value = getattr(weights, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     return out

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from builders import setup
 
 from canter.engine import get_variant
 from canter.engine.rules import movegen
-from canter.engine.search.evaluate import RACE_HORIZON, Evaluator, Weights
+from canter.engine.search.evaluate import RACE_HORIZON, TERM_NAMES, Evaluator, Weights
 from canter.engine.search.race import FAR, PairRace
 
 CAMELOT = get_variant("camelot")
@@ -110,5 +109,7 @@ def test_the_evaluation_weighs_the_race_difference_in_endings_only():
     crowd = setup("camelot", turn="b", w="I13 G7 A4 A5 A6 A7", b="KC8 KD7 L4 L5 L6")
     assert raced.race_moves(crowd) is None
     assert raced.relative(crowd, 1) == plain.relative(crowd, 1)
-    with pytest.raises(ValueError, match="pair race"):
-        raced.terms(pos, 0)
+    # In the tuner's linear form: one count, the moves Black is ahead, whatever the weight.
+    for ev in (plain, raced):
+        assert ev.terms(pos, 1)[0][TERM_NAMES.index("pair_race")] == 9 - 8
+        assert ev.terms(crowd, 1)[0][TERM_NAMES.index("pair_race")] == 0

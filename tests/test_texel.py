@@ -36,7 +36,7 @@ import texel_tune  # noqa: E402
 
 # The new terms and the hanging term switched on, with values that keep hanging_loss's
 # rounding exact (so the identity below holds to the unit).
-ALL_ON = Weights(hanging=100, defended=7, chain=30, race_step=5, cohesion=4)
+ALL_ON = Weights(hanging=100, defended=7, chain=30, race_step=5, cohesion=4, pair_race=30)
 
 
 def playout_positions(variant: str, games: int, plies: int, seed: int) -> list[Position]:
@@ -58,8 +58,9 @@ def test_the_score_is_the_terms_times_the_weights(variant):
     if variant == "camelot":
         # Random games hardly bring a piece into the target castle while the game goes on.
         positions.append(setup("camelot", w="F16 D6 E6", b="D11 E11 F11", turn="b"))
-        # A leader with two pieces: its edge is cut to a quarter.
+        # A leader with two pieces: its edge is cut to a quarter (the pair race is not).
         positions.append(setup("camelot", w="KD6 KE6", b="D11"))
+        positions.append(setup("camelot", w="KD6 KE6", b="D11 E11 F11", turn="b"))
     used = [0.0] * len(TERM_NAMES)
     cuts = 0
     for weights in (None, ALL_ON):
@@ -69,10 +70,11 @@ def test_the_score_is_the_terms_times_the_weights(variant):
             for seat in range(pos.variant.nseats):
                 counts, mine, theirs = ev.terms(pos, seat)
                 value = linear_score(counts, w, mine, theirs)
+                race = counts[-1] * w[-1]  # the pair race, added after the cut
                 cut = value != sum(c * x for c, x in zip(counts, w, strict=True))
                 cuts += cut
                 # _endgame floors the quarter; the sum itself is whole.
-                expected = math.floor(value) if cut else value
+                expected = math.floor(value - race) + race if cut else value
                 assert expected == ev.relative(pos, seat), pos.to_string()
                 used = [u + abs(c) for u, c in zip(used, counts, strict=True)]
     # Every term but the far race buckets appeared, so none is checked vacuously.
@@ -80,6 +82,8 @@ def test_the_score_is_the_terms_times_the_weights(variant):
     for name in ("man", "knight", "advance", "defence", "cohesion", "hanging",
                  "tempo", "race_step", "defended", "chain"):
         assert used[TERM_NAMES.index(name)] > 0, name
+    # The pair race: two seats only (a team game has none).
+    assert (used[TERM_NAMES.index("pair_race")] > 0) == (variant != "grand-cam")
     if variant == "camelot":
         assert used[TERM_NAMES.index("race0")] > 0 and used[TERM_NAMES.index("race1")] > 0
         assert cuts > 0  # the endgame quarter was met too
@@ -195,6 +199,25 @@ def test_the_tuner_moves_the_weights_to_the_ones_the_data_were_made_with():
     assert got["cohesion"] == pytest.approx(12, abs=3)
     assert got["defended"] == pytest.approx(20, abs=5)
     assert got["man"] == 100  # the anchor never moves
+
+
+def test_the_gradient_is_the_slope_of_the_error_with_the_uncut_pair_race():
+    # Positions where the endgame quarter cuts one side's lead, with a pair race count:
+    # the analytic gradient must match finite differences of the error for every term.
+    data = texel_tune.Data()
+    rng = random.Random(3)
+    for _ in range(40):
+        counts = [float(rng.randint(-3, 3)) for _ in TERM_NAMES]
+        data.add(counts, rng.random() < 0.5, rng.random() < 0.5, rng.random())
+    w = [float(x) for x in term_weights(Weights(pair_race=60, hanging=30))]
+    free = list(range(len(TERM_NAMES)))
+    g = texel_tune.gradient(data, w, 1.0, free)
+    for j in free:
+        up, down = list(w), list(w)
+        up[j] += 1e-3
+        down[j] -= 1e-3
+        slope = (texel_tune.mse(data, up, 1.0) - texel_tune.mse(data, down, 1.0)) / 2e-3
+        assert g[j] == pytest.approx(slope, rel=1e-3, abs=1e-9), TERM_NAMES[j]
 
 
 def test_split_keeps_games_whole():

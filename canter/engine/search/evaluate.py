@@ -60,7 +60,7 @@ class Weights:
     # Two seats, in endings of at most RACE_PIECES pieces on the board: per move by which
     # the seat's fastest pair finishes the castle race before the opponent's, counting
     # leapfrogging pairs (race.py; each side's count capped at RACE_HORIZON moves). Off by
-    # default, for the strength test to judge (not one of the tuner's linear terms).
+    # default, for the strength test to judge.
     pair_race: int = 0
 
 
@@ -388,17 +388,16 @@ class Evaluator:
         """The score for `seat` as counts, one per name of TERM_NAMES, such that
         `linear_score(counts, term_weights(w), *cut)` is `relative(pos, seat)` (two sides
         only: two seats or two teams). `cut` says whether each side is thin (the endgame
-        quarter applies to a lead of that side); the hanging count uses the weights' own
-        Man and Knight values, so it is linear in `hanging` alone."""
+        quarter applies to a lead of that side, but not to the pair race); the hanging count
+        uses the weights' own Man and Knight values, so it is linear in `hanging` alone. The
+        pair race is counted whatever its weight (two seats, endings), so the tuner can
+        weigh it."""
         v = self.variant
         if v.nseats > 2 and not self.teams:
             raise ValueError("the linear terms cover two sides only (two seats or two teams)")
         if self.two_threats:
             raise ValueError("the castle-entry reach (threat1, threat2) is not a linear "
                              "term: tune with it off")
-        if self.races:
-            raise ValueError("the pair race (pair_race) is not one of the linear terms: "
-                             "tune with it off")
         allocc = 0
         for bits in pos.occ:
             allocc |= bits
@@ -419,6 +418,10 @@ class Evaluator:
             value += w.man if hit.bit_count() >= 2 else 0
             total[_HANGING] -= sign * value / 100
         total[_CHAIN] -= sign * self.chain_loss(pos, pos.turn)
+        if not self.teams:
+            moves = self.race_moves(pos)
+            if moves is not None:
+                total[_PAIR_RACE] = moves[1 - seat] - moves[seat]
         if not self.thin:
             return total, False, False
         thin = self.thin
@@ -469,17 +472,17 @@ class Evaluator:
 RACE_TERMS = len(Weights().race)
 TERM_NAMES: tuple[str, ...] = (
     "man", "knight", "advance", *(f"race{d}" for d in range(RACE_TERMS)), "defence",
-    "cohesion", "hanging", "tempo", "race_step", "defended", "chain")
+    "cohesion", "hanging", "tempo", "race_step", "defended", "chain", "pair_race")
 _MAN, _KNIGHT, _ADVANCE, _RACE = 0, 1, 2, 3
 (_DEFENCE, _COHESION, _HANGING, _TEMPO, _RACE_STEP, _DEFENDED,
- _CHAIN) = range(_RACE + RACE_TERMS, len(TERM_NAMES))
+ _CHAIN, _PAIR_RACE) = range(_RACE + RACE_TERMS, len(TERM_NAMES))
 
 
 def term_weights(w: Weights) -> list[float]:
     """The weights in TERM_NAMES order (race distances past the tuple's end weigh 0)."""
     race = list(w.race[:RACE_TERMS]) + [0] * (RACE_TERMS - len(w.race))
     return [w.man, w.knight, w.advance, *race, w.defence, w.cohesion, w.hanging, w.tempo,
-            w.race_step, w.defended, w.chain]
+            w.race_step, w.defended, w.chain, w.pair_race]
 
 
 def weights_from_terms(values: list[float], base: Weights = DEFAULT_WEIGHTS) -> Weights:
@@ -488,17 +491,20 @@ def weights_from_terms(values: list[float], base: Weights = DEFAULT_WEIGHTS) -> 
     return _replace(base, man=r[_MAN], knight=r[_KNIGHT], advance=r[_ADVANCE],
                     race=tuple(r[_RACE:_RACE + RACE_TERMS]), defence=r[_DEFENCE],
                     cohesion=r[_COHESION], hanging=r[_HANGING], tempo=r[_TEMPO],
-                    race_step=r[_RACE_STEP], defended=r[_DEFENDED], chain=r[_CHAIN])
+                    race_step=r[_RACE_STEP], defended=r[_DEFENDED], chain=r[_CHAIN],
+                    pair_race=r[_PAIR_RACE])
 
 
 def linear_score(counts: list[float], weights: list[float], mine_thin: bool,
                  theirs_thin: bool) -> float:
     """relative() from terms(), before rounding: the sum, cut to a quarter as _endgame cuts
-    a thin side's lead."""
+    a thin side's lead, and then the pair race, which is not cut."""
     diff = sum(c * w for c, w in zip(counts, weights, strict=True))
+    race = counts[_PAIR_RACE] * weights[_PAIR_RACE]
+    diff -= race
     if diff > 0 and mine_thin or diff < 0 and theirs_thin:
-        return diff / 4
-    return diff
+        return diff / 4 + race
+    return diff + race
 
 
 MAX_WEIGHT = 2000  # per weight (the searcher also caps static scores below won-game scores)
