@@ -3,10 +3,12 @@ and the endgame knowledge (two against one is not a win)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from builders import setup
 
-from canter.engine import Position
-from canter.engine.search.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
+from canter.engine import Position, get_variant
+from canter.engine.search.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, weights_for
 from canter.engine.search.searcher import Searcher
 
 
@@ -49,8 +51,9 @@ def test_nearer_the_target_castle_is_better():
 
 
 def test_piece_that_can_be_jumped_costs_the_side_to_move():
-    # The term is off by default (it lost matches); checked here with its former weight.
-    w = Weights(hanging=40)
+    # The term is off by default (it lost matches); checked here with its former weight,
+    # on top of the game's own weights.
+    w = replace(weights_for(get_variant("camelot")), hanging=40)
     safe = setup("camelot", w="D6 E6 F6 K6", b="D9 E9 F9")
     # K7 can jump K6 (K5 is empty); K8 keeps K6 from jumping K7 first.
     hanging = setup("camelot", w="D6 E6 F6 K6", b="D9 E9 F9 K7 K8")

@@ -98,7 +98,7 @@ def test_the_table_agrees_with_the_rules_library():
 def test_the_evaluation_weighs_the_race_difference_in_endings_only():
     # Black's Knights C8 D7 leapfrog home in 8 moves; White's I13 G7 need 9.
     pos = setup("camelot", turn="b", w="I13 G7", b="KC8 KD7")
-    plain, raced = Evaluator(pos.variant), Evaluator(pos.variant, Weights(pair_race=40))
+    plain, raced = Evaluator(pos.variant, Weights()), Evaluator(pos.variant, Weights(pair_race=40))
     assert plain.race_moves(pos) == (9, 8)
     assert raced.relative(pos, 1) - plain.relative(pos, 1) == 40 * (9 - 8)
     assert raced.relative(pos, 0) - plain.relative(pos, 0) == -40 * (9 - 8)

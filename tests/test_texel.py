@@ -9,6 +9,7 @@ import math
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,7 @@ def test_chain_counts_the_longest_jump_the_opponent_threatens():
     assert ev.chain_loss(pos, 0) == 2
     # The hanging term sees one piece there (F9 has no enemy beside it); the chain, both.
     plain = ev.relative(pos, 0)
-    with_chain = Evaluator(pos.variant, Weights(chain=30)).relative(pos, 0)
+    with_chain = Evaluator(pos.variant, replace(ev.w, chain=30)).relative(pos, 0)
     assert plain - with_chain == 60
     # Black to move: it is White who would be threatened, not Black.
     black = setup("camelot", turn="b", w="F7 F9 A6", b="F6 F5 L11")

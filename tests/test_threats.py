@@ -4,11 +4,13 @@ Green at F1."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from builders import setup
 
 from canter.engine import Position, get_variant
-from canter.engine.search.evaluate import Evaluator, Weights
+from canter.engine.search.evaluate import Evaluator
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 from canter.engine.search.threats import Reach
@@ -157,7 +159,7 @@ def test_camelot_reach_terms_score_the_next_entry_only_when_weighted():
     far = setup("camelot", turn="b", w="F16 G14 I15 C3", b="A5 B5 C5")
     plain = Evaluator(near.variant)
     assert plain.reach is None  # off by default in two seats: no cost at the leaves
-    weighted = Evaluator(near.variant, Weights(threat1=300, threat2=100))
+    weighted = Evaluator(near.variant, replace(plain.w, threat1=300, threat2=100))
     gap_plain = plain.relative(near, 0) - plain.relative(far, 0)
     gap_weighted = weighted.relative(near, 0) - weighted.relative(far, 0)
     assert gap_weighted - gap_plain == 300 - 100  # one move against two

@@ -69,11 +69,17 @@ TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
 
 DEFAULT_WEIGHTS = Weights()
 
+# Camelot: the pair race of endings, kept by the strength test at 10+0.1 (docs/search.md,
+# "The pair race"). The other two-seat games have not been measured with it.
+CAMELOT_WEIGHTS = Weights(pair_race=80)
+
 
 def weights_for(variant: Variant) -> Weights:
     # A team game is two sides taking turns (one entry wins, as in Cam): the two-seat
     # weights, with each side's terms summed over its partners.
-    return TRI_WEIGHTS if variant.nseats > 2 and not variant.teams else DEFAULT_WEIGHTS
+    if variant.nseats > 2 and not variant.teams:
+        return TRI_WEIGHTS
+    return CAMELOT_WEIGHTS if variant.name == "camelot" else DEFAULT_WEIGHTS
 
 
 def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
