@@ -60,8 +60,8 @@ class Weights:
     chain: int = 0
     # Two seats, in endings of at most RACE_PIECES pieces on the board: per move by which
     # the seat's fastest pair finishes the castle race before the opponent's, counting
-    # leapfrogging pairs (race.py; each side's count capped at RACE_HORIZON moves). Off by
-    # default, for the strength test to judge.
+    # leapfrogging pairs (race.py; each side's count capped at RACE_HORIZON moves). On in
+    # Camelot (CAMELOT_WEIGHTS), where the strength test kept it; unmeasured elsewhere.
     pair_race: int = 0
 
 
