@@ -30,7 +30,7 @@ from canter.adapters.records.format import (
     read_games_file,
 )
 
-LOSER_INDEX = {"1-0": 1, "0-1": 0}  # the loser's seat: its moves are plies seat, seat+2...
+LOSER_INDEX = {"1-0": 1, "0-1": 0}  # the loser's seat (its moves are found by replaying)
 
 
 @dataclass(frozen=True)
