@@ -1,7 +1,13 @@
-"""Write a built-in opening book: distinct random 2-ply starts that a search finds level.
+"""Write an opening book: distinct random starts that a search finds level.
 
     python bench/make_book.py cam > canter/adapters/arbiter/books/cam.txt
     python bench/make_book.py grand-cam 100 > bench/openings-grand-cam-4ply.txt
+    python bench/make_book.py camelot 500 --plies 4 > bench/openings-camelot-4ply.txt
+
+The built-in books are 2-ply starts (4 in Grand Cam: a move of each seat). A long match
+needs more openings than those: engines that search by the clock still replay much the same
+game from the same start, so a book smaller than half the games spends games on repeats
+(docs/search.md, "Openings").
 
 Starts are drawn with a fixed seed (so the book is reproducible) and kept only when the game
 is still on and a fixed-depth search of the position finds no forced win and less than a
@@ -11,10 +17,12 @@ lost start makes a match measure the book, not the players.
 
 from __future__ import annotations
 
+import argparse
+import multiprocessing
 import random
-import sys
+from collections.abc import Iterator
 
-from canter.engine import Position, format_move
+from canter.engine import Position, format_move, parse_move
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 
@@ -36,38 +44,100 @@ def level(pos: Position, depth: int, searcher: Searcher) -> bool:
     return info.score_win is None and abs(info.score_cp or 0) < EDGE
 
 
-def book(variant: str, count: int = COUNT) -> list[list[str]]:
-    rng = random.Random(f"canter-book-{variant}")
-    searcher = Searcher()
+def candidates(variant: str, plies: int, seed: str) -> Iterator[list[str]]:
+    """Distinct random starts of `plies` plies, in the order the seed gives them."""
+    rng = random.Random(seed)
     seen: set[tuple[str, ...]] = set()
-    out: list[list[str]] = []
-    while len(out) < count:
+    while True:
         pos = Position.start(variant)
         line = []
-        for _ in range(PLIES_OF.get(variant, PLIES)):
+        for _ in range(plies):
+            if pos.outcome() is not None:
+                break
             moves = sorted(pos.legal_moves(), key=lambda m: format_move(pos.variant, m))
             move = rng.choice(moves)
             line.append(format_move(pos.variant, move))
             pos.push(move)
         key = tuple(line)
-        if key in seen:
-            continue
-        seen.add(key)
-        if pos.outcome() is None and level(pos, DEPTH.get(variant, 3), searcher):
-            out.append(line)
+        if key not in seen:
+            seen.add(key)
+            yield line
+
+
+_worker: tuple[str, int, Searcher] | None = None
+
+
+def _start_worker(variant: str, depth: int) -> None:
+    global _worker
+    _worker = (variant, depth, Searcher())
+
+
+def _is_level(line: list[str]) -> bool:
+    assert _worker is not None
+    variant, depth, searcher = _worker
+    pos = Position.start(variant)
+    for text in line:
+        pos.push(parse_move(pos, text))
+    return pos.outcome() is None and level(pos, depth, searcher)
+
+
+def _checked(line: list[str]) -> tuple[list[str], bool]:
+    return line, _is_level(line)
+
+
+def book(variant: str, count: int = COUNT, plies: int | None = None,
+         depth: int | None = None, jobs: int = 1) -> list[list[str]]:
+    """The first `count` level starts of the seeded sequence: the same book whatever `jobs`
+    (the searches are checked in the sequence's order)."""
+    if plies is None:
+        plies = PLIES_OF.get(variant, PLIES)
+        seed = f"canter-book-{variant}"  # the built-in books' seed, so they stay reproducible
+    else:
+        seed = f"canter-book-{variant}-{plies}"
+    depth = depth or DEPTH.get(variant, 3)
+    out: list[list[str]] = []
+    lines = candidates(variant, plies, seed)
+    if jobs <= 1:
+        _start_worker(variant, depth)
+        for line in lines:
+            if _is_level(line):
+                out.append(line)
+                if len(out) == count:
+                    break
+        return out
+    with multiprocessing.Pool(jobs, _start_worker, (variant, depth)) as pool:
+        for line, ok in pool.imap(_checked, lines, chunksize=2):
+            if ok:
+                out.append(line)
+                if len(out) == count:
+                    break
     return out
 
 
-def main() -> None:
-    variant = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else COUNT
-    title = Position.start(variant).variant.name.title().replace("-", " ")
-    colours = "on both sides" if variant == "grand-cam" else "with both colours"
-    print(f"# canter's built-in {title} book: {count} distinct random "
-          f"{PLIES_OF.get(variant, PLIES)}-ply starts that a depth-{DEPTH.get(variant, 3)}\n"
-          "# search finds level (bench/make_book.py). A match without --openings plays each "
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant")
+    parser.add_argument("count", nargs="?", type=int, default=COUNT,
+                        help=f"openings to write (default {COUNT})")
+    parser.add_argument("--plies", type=int,
+                        help="random plies from the start (default 2; Grand Cam 4)")
+    parser.add_argument("--depth", type=int,
+                        help="depth of the search that checks a start is level "
+                             "(default per game: 3 in Camelot)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="searches at once (the book is the same whatever the number)")
+    args = parser.parse_args(argv)
+    variant = args.variant
+    plies = args.plies or PLIES_OF.get(variant, PLIES)
+    depth = args.depth or DEPTH.get(variant, 3)
+    v = Position.start(variant).variant
+    title = v.name.title().replace("-", " ")
+    colours = ("on both sides" if v.is_team_game else
+               "in every seat rotation" if v.nseats > 2 else "with both colours")
+    print(f"# canter's {title} openings: {args.count} distinct random {plies}-ply starts that "
+          f"a depth-{depth}\n# search finds level (bench/make_book.py). A match plays each "
           f"of them\n# {colours} (docs/arbiter.md).")
-    for line in book(variant, count):
+    for line in book(variant, args.count, args.plies, args.depth, args.jobs):
         print(" ".join(line))
 
 

@@ -6,10 +6,13 @@
 
 REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
 (reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
-against it, from shipped openings: in Camelot `bench/openings-camelot-sprt.txt` (the
-built-in book without the openings one colour wins whoever plays it, which only lengthen
-a test; bench/book_balance.py), in Tri-Camelot the built-in book. `--openings FILE` plays
-another file, `--openings builtin` the built-in book (a run begun with it resumes so):
+against it, from shipped openings: `bench/openings-camelot-4ply.txt` (600 level 4-ply
+starts) and `bench/openings-tri-camelot-6ply.txt` (334 level 6-ply starts), so that a run
+of 1,000 games plays each start once in each seat: engines that search by the clock replay
+much the same game from the same start, and a small book spends a long run on repeats.
+`--openings FILE` plays another file (`bench/openings-camelot-sprt.txt`, the 40-opening
+book of the Camelot runs up to the pair race, resumes those), `--openings builtin` the
+built-in book (which resumes the runs before 2026-11-25):
 - Camelot: SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05, stopping at the first decision or at
   --games (default 20,000);
 - Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
@@ -42,7 +45,10 @@ from canter.adapters.arbiter.tc import TimeControl
 
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
 BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
-DEFAULT_OPENINGS = {"camelot": Path(__file__).resolve().parent / "openings-camelot-sprt.txt"}
+DEFAULT_OPENINGS = {
+    "camelot": Path(__file__).resolve().parent / "openings-camelot-4ply.txt",
+    "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
+}
 CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
 TRI_GAMES = 1_002  # 334 rounds of three rotations
 MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
@@ -269,8 +275,9 @@ def parser() -> argparse.ArgumentParser:
                         f"games, a multiple of 3 (default {TRI_GAMES:,})")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--openings", metavar="FILE|builtin",
-                   help="start points (default: bench/openings-camelot-sprt.txt in Camelot, "
-                        "the built-in book in Tri-Camelot); 'builtin' for the built-in book")
+                   help="start points (default: bench/openings-camelot-4ply.txt, "
+                        "bench/openings-tri-camelot-6ply.txt); 'builtin' for the built-in "
+                        "book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
