@@ -14,7 +14,9 @@ much the same game from the same start, and a small book spends a long run on re
 book of the Camelot runs up to the pair race, resumes those), `--openings builtin` the
 built-in book (which resumes the runs before 2026-11-25):
 - Camelot: SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05, stopping at the first decision or at
-  --games (default 20,000);
+  --games (default 20,000); with --fixed, no SPRT: exactly --games games (default 1,000),
+  the verdict from the likelihood of superiority (the acceptance of a whole piece of work
+  over at least 1,000 games, whatever an SPRT would have decided on the way);
 - Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
   --games games (default 1,002: 334 openings in all three seat rotations), Elo from new's
   pairwise places against the base seats.
@@ -52,6 +54,7 @@ DEFAULT_OPENINGS = {
 CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
 TRI_GAMES = 1_002  # 334 rounds of three rotations
 MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
+FIXED_GAMES = MIN_GAMES  # Camelot --fixed: games played when --games is not given
 KEEP_LOS = 0.95  # without an SPRT decision: kept when the gain is this likely
 Z95 = 1.959963984540054
 
@@ -90,10 +93,11 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                   json_path: str, timemargin: int | None = None,
                   checkout: Path = CHECKOUT, options: tuple[tuple[str, str], ...] = (),
                   base_options: tuple[tuple[str, str], ...] = (),
-                  openings: str | None = None) -> list[str]:
+                  openings: str | None = None, fixed: bool = False) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
     checkout, so `-m canter` imports this tree's package whatever the caller's folder.
-    `openings`: a file, or None for the variant's built-in book."""
+    `openings`: a file, or None for the variant's built-in book. `fixed`: Camelot without
+    the SPRT."""
     command = [python, "-m", "canter", "match", "--variant", variant,
                "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):
@@ -104,7 +108,7 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
         command += ["--timemargin", str(timemargin)]
     if openings is not None:
         command += ["--openings", openings]
-    if variant == "camelot":
+    if variant == "camelot" and not fixed:
         command += ["--sprt", SPRT]
     if pgn is not None:
         command += ["--pgn", pgn]
@@ -125,8 +129,9 @@ def fixed_games_verdict(games: int, total: int, los: float) -> str:
     return f"LOS {100 * los:.1f} %: " + ("kept" if los >= KEEP_LOS else "dropped") + stopped
 
 
-def camelot_row(summary: dict, total: int) -> tuple[str, str, str, str]:
-    """(games, result, Elo, verdict) from the arbiter's --json summary."""
+def camelot_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, str, str, str]:
+    """(games, result, Elo, verdict) from the arbiter's --json summary; `fixed`: a run
+    without the SPRT (--fixed)."""
     pair = summary["pairs"][0]
     wins, losses, draws = pair["wins"], pair["losses"], pair["draws"]
     if pair["players"][0] != "new":  # the arbiter's pair runs in the order of --engine
@@ -137,6 +142,9 @@ def camelot_row(summary: dict, total: int) -> tuple[str, str, str, str]:
     margin = pair["elo_margin"]
     elo_text = "n/a" if elo is None else f"{elo:+.1f} ± {margin:.1f}" if margin is not None \
         else f"{elo:+.1f}"
+    if fixed:
+        return str(games), result, elo_text, "fixed games; " + fixed_games_verdict(
+            games, total, pair["los"])
     sprt = summary.get("sprt") or {}
     llr = sprt.get("llr")
     decision = sprt.get("decision")
@@ -273,6 +281,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=None,
                    help=f"Camelot: the SPRT's cap (default {CAMELOT_GAMES:,}); Tri-Camelot: "
                         f"games, a multiple of 3 (default {TRI_GAMES:,})")
+    p.add_argument("--fixed", action="store_true",
+                   help=f"Camelot: no SPRT, play exactly --games games (default "
+                        f"{FIXED_GAMES:,}) and judge by LOS")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--openings", metavar="FILE|builtin",
                    help="start points (default: bench/openings-camelot-4ply.txt, "
@@ -338,10 +349,14 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
         p.error(f"--openings {args.openings}: no such file")
     games = args.games
     if args.variant == "camelot":
-        games = CAMELOT_GAMES if games is None else games
+        if games is None:
+            games = FIXED_GAMES if args.fixed else CAMELOT_GAMES
         if games < 2:
             p.error(f"--games must be at least 2 (one pair of games), not {games}")
     else:
+        if args.fixed:
+            p.error("--fixed is for Camelot: a Tri-Camelot test always plays a fixed number "
+                    "of games")
         games = TRI_GAMES if games is None else games
         if games < 3 or games % 3:
             p.error(f"--games must be a positive multiple of 3 for tri-camelot (every "
@@ -382,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                                 concurrency=args.concurrency, games=games, pgn=pgn,
                                 json_path=json_path, timemargin=args.timemargin,
                                 options=options, base_options=base_options,
-                                openings=openings_path(args.openings, args.variant))
+                                openings=openings_path(args.openings, args.variant),
+                                fixed=args.fixed)
         print("$ " + shlex.join(command), flush=True)
         match = subprocess.Popen(command)
         try:
@@ -396,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.variant == "camelot":
             if not summary.get("pairs"):
                 return code or 1
-            cells = camelot_row(summary, games)
+            cells = camelot_row(summary, games, args.fixed)
             if pgn and Path(pgn).exists():
                 # Whether a change searched deeper in the games it played, not just in a
                 # benchmark: the depths the engines reported with their moves.

@@ -340,6 +340,28 @@ def test_the_camelot_verdict_follows_the_sprt_then_the_games() -> None:
         summary(6, 4, 0, llr=0.3, decision=None), 10)[3]
 
 
+def test_a_fixed_camelot_run_has_no_sprt_and_is_judged_by_its_games() -> None:
+    p = strength.parser()
+    args = p.parse_args(["--base", "HEAD", "--fixed"])
+    assert strength.check_args(p, args)[1] == 1000
+    args = p.parse_args(["--base", "HEAD", "--fixed", "--games", "1200"])
+    assert strength.check_args(p, args)[1] == 1200
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc", variant="camelot",
+        limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=1000, pgn=None,
+        json_path="s.json", fixed=True)
+    assert "--sprt" not in command and command[command.index("--games") + 1] == "1000"
+    row = strength.camelot_row(summary(600, 380, 20, llr=None, decision=None, los=0.999),
+                               1000, fixed=True)
+    assert row[0] == "1000" and row[3] == "fixed games; LOS 99.9 %: kept"
+    assert strength.camelot_row(summary(300, 280, 20, llr=None, decision=None, los=0.8),
+                                1000, fixed=True)[3] == (
+        "fixed games; unfinished (600 of 1000 games): resume with the same --pgn")
+    with pytest.raises(SystemExit):
+        strength.check_args(p, p.parse_args(["--base", "HEAD", "--fixed",
+                                             "--variant", "tri-camelot"]))
+
+
 def test_tri_camelot_elo_from_new_places_against_the_base_seats() -> None:
     # hand-counted: per game new's mean pairwise score 1, 1/2, 1/4, 3/4
     rankings = [[["new"], ["b", "b2"]],
