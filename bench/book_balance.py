@@ -13,6 +13,12 @@ that were split. An opening is **one-sided** when it has at least `--min-games` 
 the first player's score is below `--edge` or above 1 - `--edge`. With `--write`, the book
 without its one-sided openings is written, in the book's order, with a header saying how
 it was chosen. The book is the variant's built-in one unless `--book` names a file.
+
+It also counts the *replays*: games of a file that repeat an earlier game of the same file
+move for move, same players in the same seats. Engines that search by the clock still
+replay much of the same game from the same start, so a book played more than once in each
+seat spends games on repeats that add nothing to the evidence while the error bars shrink
+as if they did.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class Tally:
     first: float = 0.0  # the first player's points
     pairs: int = 0
     split: int = 0
+    replays: int = 0  # games that repeat an earlier game of their file move for move
 
     @property
     def first_score(self) -> float:
@@ -57,6 +64,7 @@ def tally(paths: list[str], variant: str) -> tuple[dict[tuple[str, ...], Tally],
     controls: set[str] = set()
     for path in paths:
         rounds: dict[int, tuple[tuple[str, ...], str]] = {}
+        played: set[tuple] = set()
         for record in read_games_file(path, allow_unterminated=True):
             if record.tags.get("Variant", "").lower() != variant or record.tags.get("Position"):
                 continue
@@ -68,6 +76,9 @@ def tally(paths: list[str], variant: str) -> tuple[dict[tuple[str, ...], Tally],
             t = out.setdefault(key, Tally())
             t.games += 1
             t.first += FIRST_WINS[token]
+            game = (record.tags.get("White"), record.tags.get("Black"), tuple(record.moves))
+            t.replays += game in played
+            played.add(game)
             if record.tags.get("Round", "").isdigit():
                 rounds[int(record.tags["Round"])] = (key, token)
         for number, (key, token) in rounds.items():
@@ -135,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"split pairs: {split} of {pairs} ({split / pairs:.1%}); without the one-sided "
               f"openings {kept_split} of {kept_pairs} ({kept_split / max(kept_pairs, 1):.1%})")
     print(f"one-sided: {len(book) - len(kept)} of {len(book)} openings")
+    replays = sum(t.replays for t in tallies.values())
+    print(f"replays: {replays} of {games:,} games repeat an earlier game of their file move "
+          "for move")
     if args.write:
         header = [
             f"# {args.variant}: the {len(kept)} openings of {args.book or 'the built-in book'}"

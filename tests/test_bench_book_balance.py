@@ -116,3 +116,25 @@ def test_bad_arguments_are_one_line_errors(records, args, message, capsys) -> No
         code = stopped.code
     assert code in (1, 2)
     assert message in capsys.readouterr().err
+
+
+def test_replays_are_games_that_repeat_an_earlier_game_of_their_file(records,
+                                                                     tmp_path) -> None:
+    tallies, _ = book_balance.tally([str(records)], "camelot")
+    # Every game of the fixture repeats the first one of its opening and seats: of the 20
+    # games of each opening in each seating, 19 are replays; FEW has 2 in each seating.
+    assert (tallies[LOPSIDED].replays, tallies[LEVEL].replays) == (38, 38)
+    assert tallies[FEW].replays == 2
+    # Another move after the opening, or the same game with the seats swapped, is new;
+    # the same game in another file is not a replay of this one.
+    other = game(FEW, 1, "1-0")
+    other.moves[-1] = "D7-D8"
+    swapped = game(FEW, 2, "1-0", ("b", "a"))
+    again = game(FEW, 3, "1-0", ("b", "a"))
+    path = tmp_path / "more.pgn"
+    with open(path, "w", encoding="utf-8") as out:
+        write_games([game(FEW, 0, "1-0"), other, swapped, again], out)
+    tallies, _ = book_balance.tally([str(path)], "camelot")
+    assert tallies[FEW].replays == 1
+    tallies, _ = book_balance.tally([str(records), str(path)], "camelot")
+    assert tallies[FEW].replays == 3
