@@ -2,7 +2,7 @@
 
     python bench/make_book.py cam > canter/adapters/arbiter/books/cam.txt
     python bench/make_book.py grand-cam 100 > bench/openings-grand-cam-4ply.txt
-    python bench/make_book.py camelot 500 --plies 4 > bench/openings-camelot-4ply.txt
+    python bench/make_book.py camelot 600 --plies 2 --jobs 2 > bench/openings-camelot-2ply.txt
 
 The built-in books are 2-ply starts (4 in Grand Cam: a move of each seat). A long match
 needs more openings than those: engines that search by the clock still replay much the same

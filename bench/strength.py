@@ -6,7 +6,7 @@
 
 REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
 (reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
-against it, from shipped openings: `bench/openings-camelot-4ply.txt` (600 level 4-ply
+against it, from shipped openings: `bench/openings-camelot-2ply.txt` (600 level 2-ply
 starts) and `bench/openings-tri-camelot-6ply.txt` (334 level 6-ply starts), so that a run
 of 1,000 games plays each start once in each seat: engines that search by the clock replay
 much the same game from the same start, and a small book spends a long run on repeats.
@@ -48,7 +48,7 @@ from canter.adapters.arbiter.tc import TimeControl
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
 BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
 DEFAULT_OPENINGS = {
-    "camelot": Path(__file__).resolve().parent / "openings-camelot-4ply.txt",
+    "camelot": Path(__file__).resolve().parent / "openings-camelot-2ply.txt",
     "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
 }
 CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
@@ -286,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
                         f"{FIXED_GAMES:,}) and judge by LOS")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--openings", metavar="FILE|builtin",
-                   help="start points (default: bench/openings-camelot-4ply.txt, "
+                   help="start points (default: bench/openings-camelot-2ply.txt, "
                         "bench/openings-tri-camelot-6ply.txt); 'builtin' for the built-in "
                         "book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",

@@ -217,7 +217,7 @@ def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> N
 def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path) -> None:
     from canter.adapters.arbiter.openings import load_book, load_openings
 
-    shipped = BENCH / "openings-camelot-4ply.txt"
+    shipped = BENCH / "openings-camelot-2ply.txt"
     tri = BENCH / "openings-tri-camelot-6ply.txt"
     assert strength.openings_path(None, "camelot") == str(shipped)
     assert strength.openings_path("builtin", "camelot") is None
@@ -230,7 +230,7 @@ def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path)
     # them legal (load_openings replays them) and still on.
     kept = load_openings(str(shipped), "camelot")
     assert len({o.moves for o in kept}) == len(kept) >= 500
-    assert all(len(o.moves) == 4 for o in kept)
+    assert all(len(o.moves) == 2 for o in kept)
     three = load_openings(str(tri), "tri-camelot")
     assert len({o.moves for o in three}) == len(three) >= 334
     # The 40-opening book of the earlier runs stays, to resume them: the built-in book less
@@ -413,7 +413,7 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
                                                          "match"]
     assert f"cmd={build}" in command[command.index("--engine", 7) + 1]
     assert f"name=base-{head[:7]}" in command[command.index("--engine", 7) + 1]
-    assert command[command.index("--openings") + 1] == str(BENCH / "openings-camelot-4ply.txt")
+    assert command[command.index("--openings") + 1] == str(BENCH / "openings-camelot-2ply.txt")
     row = lines[-1].split(" | ")
     assert row[1:5] == ["nothing", "camelot", "nodes 50", "2"], lines[-1]
     wins, losses, draws = (int(w[1:]) for w in row[5].split())

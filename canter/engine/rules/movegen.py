@@ -308,6 +308,24 @@ def may_charge(board, sv: SeatView) -> int:
     return knights & leap_origins(board, jump_from, sv.friend, landings)
 
 
+def optional_charges(pos: Position) -> list[Move]:
+    """The Knight's charges of the side to move where no capture is compulsory (RULES.md:
+    "a charge that is merely available creates no duty"): the captures a quiet position
+    still offers. With a capture duty, use `generate`."""
+    seat = pos.turn
+    if duty_piece(pos, seat) >= 0:
+        # The exit duty binds the move to one piece: its list is short, filter it.
+        return [m for m in generate(pos, seat) if m.capture_bits]
+    sv = SeatView(pos, seat)
+    knights = may_charge(pos.variant.board, sv)
+    moves: list[Move] = []
+    for p in cells_of(knights):
+        # No piece has a jump where it stands (no duty), so a Knight's captures are its
+        # charges alone.
+        moves += piece_moves(pos, sv, p, True)
+    return moves
+
+
 def must_capture(pos: Position, seat: int | None = None) -> bool:
     """Is a capture compulsory for `seat` this turn (ignoring the exit duty)?"""
     if seat is None:

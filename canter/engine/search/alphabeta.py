@@ -89,6 +89,15 @@ NULL_MIN_PIECES = 5
 QTHREAT = 0
 QTHREAT_TAKES = 2
 QTHREAT_MARGIN = 50  # what a quiet reply may gain over the static score, at most
+# Optional charges in the quiescence (switch `qcharge`; two sides): at a quiet leaf the side
+# to move may stand pat or make a Knight's charge, as a chess quiescence takes captures. A
+# charge creates no duty, so without this a leaf where a Knight could take seven pieces
+# scored as quiet.
+QCHARGE = 0
+
+
+def _taken(m) -> int:
+    return m.capture_bits.bit_count()
 
 
 class Aborted(Exception):
@@ -673,6 +682,20 @@ class Search:
         finally:
             self.evading = False
 
+    def _stand_or_charge(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """A quiet leaf: the static score (standing pat) or, better, a Knight's charge,
+        each followed by the compulsory captures it allows."""
+        static = self._static(self.pos)
+        if static >= beta:
+            return static
+        moves = movegen.optional_charges(self.pos)
+        if not moves:
+            return static
+        if len(moves) > 1:
+            moves.sort(key=_taken, reverse=True)
+        best = self._q_children(moves, max(alpha, static), beta, ply, qply)[0]
+        return best if best > static else static
+
     @staticmethod
     def _all(pos: Position) -> int:
         allocc = 0
@@ -709,6 +732,8 @@ class Search:
                 return self._evasions(alpha, beta, ply, qply)
             if not (self.threat_ext and qply < self.threat_ext and pos.turn == self.root
                     and self._threatened(pos)):
+                if self.qcharge and qply < self.qdepth:
+                    return self._stand_or_charge(alpha, beta, ply, qply)
                 return self._static(pos)
             # An opponent enters a castle next move unless the root seat stops it: its
             # moves are searched (no stand-pat), and the threat checked at the next leaf.
@@ -859,6 +884,7 @@ class Search:
         self.qthreat = (not self.three and not self.teams
                         and bool(self.options.get("qthreat", QTHREAT)))
         self.evading = False
+        self.qcharge = not self.three and bool(self.options.get("qcharge", QCHARGE))
         # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1).
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
