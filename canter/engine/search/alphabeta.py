@@ -15,8 +15,9 @@ no combination of it scored above the search without it at 10+0.1 (docs/search.m
 root null windows as non-PV nodes, reverse futility, futility and late-move pruning, late
 move reductions (never for captures, castle entries, or offers that force the reply to
 capture), a castle-entry threat extension, a multi-jump threat extension (`jump_ext`), null-move
-pruning (`nullmove`), and a quiescence that searches the mover's replies to a multi-jump
-threat (`qthreat`).
+pruning (`nullmove`), a quiescence that searches the mover's replies to a multi-jump
+threat (`qthreat`), and one that lets the mover at a quiet leaf make a Knight's charge, which
+creates no duty and so is not a compulsory capture (`qcharge`).
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
