@@ -1,6 +1,7 @@
 """Optional charges in the quiescence (switch `qcharge`; docs/search.md): a Knight's charge
 that is merely available creates no duty to capture (RULES.md), so a leaf where one exists is
-quiet; with the switch the side to move there may stand pat or charge."""
+quiet; with the switch the side to move there may stand pat or make a charge that takes two
+pieces or more."""
 
 from __future__ import annotations
 
@@ -69,6 +70,18 @@ def test_a_charge_at_a_quiet_leaf_is_seen_a_ply_earlier() -> None:
     deeper = score(pos, 2, far)
     assert score(pos, 1, far, qcharge=1) == deeper
     assert score(pos, 1, far) > deeper + 400  # two Men the plain quiescence does not see
+
+
+def test_a_charge_of_one_piece_is_left_to_the_search() -> None:
+    # The same with one Black Man in the Knight's way: a charge that takes one piece is
+    # not searched at the leaf (QCHARGE_TAKES), so depth 1 scores as without the switch.
+    pos = setup("camelot", turn="b", w="KD4 D5 A6", b="D7 L12 K12")
+    after = pos.copy()
+    after.push(parse_move(pos, "L12-L11"))
+    assert [m.capture_bits.bit_count() for m in movegen.optional_charges(after)] == [1]
+    far = ["L12-L11", "K12-K11"]
+    assert score(pos, 1, far, qcharge=1) == score(pos, 1, far)
+    assert score(pos, 2, far) < score(pos, 1, far)
 
 
 def test_a_game_lost_to_a_charge_of_seven() -> None:

@@ -93,8 +93,11 @@ QTHREAT_MARGIN = 50  # what a quiet reply may gain over the static score, at mos
 # Optional charges in the quiescence (switch `qcharge`; two sides): at a quiet leaf the side
 # to move may stand pat or make a Knight's charge, as a chess quiescence takes captures. A
 # charge creates no duty, so without this a leaf where a Knight could take seven pieces
-# scored as quiet.
+# scored as quiet. Only charges that take QCHARGE_TAKES pieces or more: with single captures
+# too, the five Camelot bench positions took 68,856 nodes to depth 3 against 43,339 without
+# the switch; with two or more, 38,318 (the big tactics seen, the tree cut sooner).
 QCHARGE = 0
+QCHARGE_TAKES = 2
 
 
 def _taken(m) -> int:
@@ -684,12 +687,14 @@ class Search:
             self.evading = False
 
     def _stand_or_charge(self, alpha: int, beta: int, ply: int, qply: int) -> int:
-        """A quiet leaf: the static score (standing pat) or, better, a Knight's charge,
-        each followed by the compulsory captures it allows."""
+        """A quiet leaf: the static score (standing pat) or, better, a Knight's charge that
+        takes `QCHARGE_TAKES` pieces or more, each followed by the compulsory captures it
+        allows."""
         static = self._static(self.pos)
         if static >= beta:
             return static
-        moves = movegen.optional_charges(self.pos)
+        moves = [m for m in movegen.optional_charges(self.pos)
+                 if m.capture_bits.bit_count() >= QCHARGE_TAKES]
         if not moves:
             return static
         if len(moves) > 1:
