@@ -18,9 +18,11 @@ lost start makes a match measure the book, not the players.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 
 from canter.engine import Position, format_move, parse_move
 from canter.engine.search.limits import Limits, StopFlag
@@ -86,9 +88,11 @@ def _checked(line: list[str]) -> tuple[list[str], bool]:
 
 
 def book(variant: str, count: int = COUNT, plies: int | None = None,
-         depth: int | None = None, jobs: int = 1) -> list[list[str]]:
+         depth: int | None = None, jobs: int = 1,
+         progress: Callable[[int, int], None] | None = None) -> list[list[str]]:
     """The first `count` level starts of the seeded sequence: the same book whatever `jobs`
-    (the searches are checked in the sequence's order)."""
+    (the searches are checked in the sequence's order). `progress(kept, examined)` is
+    called after each start checked."""
     if plies is None:
         plies = PLIES_OF.get(variant, PLIES)
         seed = f"canter-book-{variant}"  # the built-in books' seed, so they stay reproducible
@@ -97,20 +101,21 @@ def book(variant: str, count: int = COUNT, plies: int | None = None,
     depth = depth or DEPTH.get(variant, 3)
     out: list[list[str]] = []
     lines = candidates(variant, plies, seed)
-    if jobs <= 1:
-        _start_worker(variant, depth)
-        for line in lines:
-            if _is_level(line):
-                out.append(line)
-                if len(out) == count:
-                    break
-        return out
-    with multiprocessing.Pool(jobs, _start_worker, (variant, depth)) as pool:
-        for line, ok in pool.imap(_checked, lines, chunksize=2):
+    with contextlib.ExitStack() as stack:
+        if jobs <= 1:
+            _start_worker(variant, depth)
+            checked: Iterator[tuple[list[str], bool]] = map(_checked, lines)
+        else:
+            pool = stack.enter_context(
+                multiprocessing.Pool(jobs, _start_worker, (variant, depth)))
+            checked = pool.imap(_checked, lines, chunksize=2)
+        for examined, (line, ok) in enumerate(checked, 1):
             if ok:
                 out.append(line)
-                if len(out) == count:
-                    break
+            if progress is not None:
+                progress(len(out), examined)
+            if len(out) == count:
+                break
     return out
 
 
@@ -137,7 +142,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# canter's {title} openings: {args.count} distinct random {plies}-ply starts that "
           f"a depth-{depth}\n# search finds level (bench/make_book.py). A match plays each "
           f"of them\n# {colours} (docs/arbiter.md).")
-    for line in book(variant, args.count, args.plies, args.depth, args.jobs):
+    def progress(kept: int, examined: int) -> None:
+        if kept == args.count or (examined % 100 == 0):
+            print(f"\r{kept} of {args.count} kept, {examined} starts examined",
+                  end="\n" if kept == args.count else "", file=sys.stderr, flush=True)
+
+    for line in book(variant, args.count, args.plies, args.depth, args.jobs, progress):
         print(" ".join(line))
 
 
