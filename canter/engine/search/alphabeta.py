@@ -95,7 +95,8 @@ QTHREAT_MARGIN = 50  # what a quiet reply may gain over the static score, at mos
 # charge creates no duty, so without this a leaf where a Knight could take seven pieces
 # scored as quiet. Only charges that take QCHARGE_TAKES pieces or more: with single captures
 # too, the five Camelot bench positions took 68,856 nodes to depth 3 against 43,339 without
-# the switch; with two or more, 38,318 (the big tactics seen, the tree cut sooner).
+# the switch; with two or more, 38,318 (the big tactics seen, the tree cut sooner). Off:
+# undecided at 10+0.1 (+2.5 +/- 33.5 over 415 games; docs/search.md).
 QCHARGE = 0
 QCHARGE_TAKES = 2
 
