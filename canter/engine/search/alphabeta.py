@@ -695,7 +695,7 @@ class Search:
         if static >= beta:
             return static
         moves = [m for m in movegen.optional_charges(self.pos)
-                 if m.capture_bits.bit_count() >= QCHARGE_TAKES]
+                 if _taken(m) >= QCHARGE_TAKES]
         if not moves:
             return static
         if len(moves) > 1:
