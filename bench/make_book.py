@@ -74,17 +74,14 @@ def _start_worker(variant: str, depth: int) -> None:
     _worker = (variant, depth, Searcher())
 
 
-def _is_level(line: list[str]) -> bool:
+def _checked(line: list[str]) -> tuple[list[str], bool]:
+    """The start, and whether the game is still on there and level (in a worker)."""
     assert _worker is not None
     variant, depth, searcher = _worker
     pos = Position.start(variant)
     for text in line:
         pos.push(parse_move(pos, text))
-    return pos.outcome() is None and level(pos, depth, searcher)
-
-
-def _checked(line: list[str]) -> tuple[list[str], bool]:
-    return line, _is_level(line)
+    return line, pos.outcome() is None and level(pos, depth, searcher)
 
 
 def book(variant: str, count: int = COUNT, plies: int | None = None,
