@@ -1,22 +1,24 @@
 """The standard strength test: this working tree's engine against a frozen earlier build.
 
-    python bench/strength.py --base REV [--variant camelot|tri-camelot]
+    python bench/strength.py --base REV [--variant camelot|cam|camette|chivalry|tri-camelot]
         [--tc 10+0.1 | --st 1] [--concurrency 2] [--games N] [--pgn FILE] [--change TEXT]
         [--option NAME=VALUE ...] [--base-option NAME=VALUE ...]
 
 REV (a sha, tag, `HEAD~3`, `main`) is installed into its own virtualenv by bench/frozen.py
 (reused once built). `canter match` then plays `python -m canter` of this checkout (`new`)
 against it, from shipped openings: `bench/openings-camelot-2ply.txt` (600 level 2-ply
-starts) and `bench/openings-tri-camelot-6ply.txt` (334 level 6-ply starts), so that a run
-of 1,000 games plays each start once in each seat: engines that search by the clock replay
-much the same game from the same start, and a small book spends a long run on repeats.
+starts), `bench/openings-chivalry-2ply.txt` (300) and `bench/openings-tri-camelot-6ply.txt`
+(334 level 6-ply starts), so that a run of 1,000 games plays each start once or twice in
+each seat: engines that search by the clock replay much the same game from the same start,
+and a small book spends a long run on repeats (Cam and Camette play the built-in book).
 `--openings FILE` plays another file (`bench/openings-camelot-sprt.txt`, the 40-opening
 book of the Camelot runs up to the pair race, resumes those), `--openings builtin` the
 built-in book (which resumes the runs before 2026-11-25):
-- Camelot: SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05, stopping at the first decision or at
-  --games (default 20,000); with --fixed, no SPRT: exactly --games games (default 1,000),
-  the verdict from the likelihood of superiority (the acceptance of a whole piece of work
-  over at least 1,000 games, whatever an SPRT would have decided on the way);
+- The two-seat games (Camelot, Cam, Camette, Chivalry): SPRT elo0=0 elo1=5 alpha=0.05
+  beta=0.05, stopping at the first decision or at --games (default 20,000); with --fixed,
+  no SPRT: exactly --games games (default 1,000), the verdict from the likelihood of
+  superiority (the acceptance of a whole piece of work over at least 1,000 games, whatever
+  an SPRT would have decided on the way);
 - Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
   --games games (default 1,002: 334 openings in all three seat rotations), Elo from new's
   pairwise places against the base seats.
@@ -49,12 +51,17 @@ SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
 BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
 DEFAULT_OPENINGS = {
     "camelot": Path(__file__).resolve().parent / "openings-camelot-2ply.txt",
+    "chivalry": Path(__file__).resolve().parent / "openings-chivalry-2ply.txt",
     "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
 }
-CAMELOT_GAMES = 20_000  # the cap of an SPRT that has not decided
+# The arbiter's SPRT and pentanomial are for two seats; Tri-Camelot is judged from places.
+# Grand Cam (two teams of two) is not offered: its seats are not one engine each.
+TWO_SEATS = ("camelot", "cam", "camette", "chivalry")
+VARIANTS = (*TWO_SEATS, "tri-camelot")
+SPRT_GAMES = 20_000  # the cap of an SPRT that has not decided
 TRI_GAMES = 1_002  # 334 rounds of three rotations
 MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
-FIXED_GAMES = MIN_GAMES  # Camelot --fixed: games played when --games is not given
+FIXED_GAMES = MIN_GAMES  # --fixed: games played when --games is not given
 KEEP_LOS = 0.95  # without an SPRT decision: kept when the gain is this likely
 Z95 = 1.959963984540054
 
@@ -85,7 +92,7 @@ def engine_field(command: list[str], name: str, directory: Path | None = None,
 
 def base_names(variant: str, sha: str) -> list[str]:
     name = f"base-{sha[:7]}"
-    return [name] if variant == "camelot" else [name, f"{name}-2"]
+    return [name] if variant in TWO_SEATS else [name, f"{name}-2"]
 
 
 def match_command(*, python: str, base_command: str, base_sha: str, variant: str,
@@ -96,8 +103,8 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                   openings: str | None = None, fixed: bool = False) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
     checkout, so `-m canter` imports this tree's package whatever the caller's folder.
-    `openings`: a file, or None for the variant's built-in book. `fixed`: Camelot without
-    the SPRT."""
+    `openings`: a file, or None for the variant's built-in book. `fixed`: a two-seat
+    run without the SPRT."""
     command = [python, "-m", "canter", "match", "--variant", variant,
                "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):
@@ -108,7 +115,7 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
         command += ["--timemargin", str(timemargin)]
     if openings is not None:
         command += ["--openings", openings]
-    if variant == "camelot" and not fixed:
+    if variant in TWO_SEATS and not fixed:
         command += ["--sprt", SPRT]
     if pgn is not None:
         command += ["--pgn", pgn]
@@ -129,7 +136,7 @@ def fixed_games_verdict(games: int, total: int, los: float) -> str:
     return f"LOS {100 * los:.1f} %: " + ("kept" if los >= KEEP_LOS else "dropped") + stopped
 
 
-def camelot_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, str, str, str]:
+def two_seat_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, str, str, str]:
     """(games, result, Elo, verdict) from the arbiter's --json summary; `fixed`: a run
     without the SPRT (--fixed)."""
     pair = summary["pairs"][0]
@@ -272,23 +279,24 @@ def parser() -> argparse.ArgumentParser:
                "(docs/search.md, 'Testing at real limits').")
     p.add_argument("--base", required=True, metavar="REV",
                    help="the git revision to test against (sha, tag, HEAD~3, main)")
-    p.add_argument("--variant", choices=("camelot", "tri-camelot"), default="camelot")
+    p.add_argument("--variant", choices=VARIANTS, default="camelot")
     limits = p.add_mutually_exclusive_group()
     limits.add_argument("--tc", help="clock for both builds (default 10+0.1)")
     limits.add_argument("--st", help="fixed seconds per move, e.g. 1")
     limits.add_argument("--nodes", help=argparse.SUPPRESS)  # tests of this script only
     p.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
     p.add_argument("--games", type=int, default=None,
-                   help=f"Camelot: the SPRT's cap (default {CAMELOT_GAMES:,}); Tri-Camelot: "
+                   help=f"two seats: the SPRT's cap (default {SPRT_GAMES:,}); Tri-Camelot: "
                         f"games, a multiple of 3 (default {TRI_GAMES:,})")
     p.add_argument("--fixed", action="store_true",
-                   help=f"Camelot: no SPRT, play exactly --games games (default "
+                   help=f"two seats: no SPRT, play exactly --games games (default "
                         f"{FIXED_GAMES:,}) and judge by LOS")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--openings", metavar="FILE|builtin",
                    help="start points (default: bench/openings-camelot-2ply.txt, "
-                        "bench/openings-tri-camelot-6ply.txt); 'builtin' for the built-in "
-                        "book")
+                        "bench/openings-chivalry-2ply.txt, bench/openings-tri-camelot-6ply"
+                        ".txt, the built-in book for Cam and Camette); 'builtin' for the "
+                        "built-in book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -348,14 +356,14 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
     if args.openings not in (None, BUILTIN) and not Path(args.openings).is_file():
         p.error(f"--openings {args.openings}: no such file")
     games = args.games
-    if args.variant == "camelot":
+    if args.variant in TWO_SEATS:
         if games is None:
-            games = FIXED_GAMES if args.fixed else CAMELOT_GAMES
+            games = FIXED_GAMES if args.fixed else SPRT_GAMES
         if games < 2:
             p.error(f"--games must be at least 2 (one pair of games), not {games}")
     else:
         if args.fixed:
-            p.error("--fixed is for Camelot: a Tri-Camelot test always plays a fixed number "
+            p.error("--fixed is for two seats: a Tri-Camelot test always plays a fixed number "
                     "of games")
         games = TRI_GAMES if games is None else games
         if games < 3 or games % 3:
@@ -390,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="canter-strength-") as scratch:
         json_path = str(Path(scratch) / "summary.json")
         # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
-        pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant != "camelot"
+        pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant not in TWO_SEATS
                            else None)
         command = match_command(python=sys.executable, base_command=str(build.command),
                                 base_sha=base_sha, variant=args.variant, limit=limit,
@@ -409,10 +417,10 @@ def main(argv: list[str] | None = None) -> int:
             summary = json.loads(Path(json_path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return code or 1  # the arbiter said why
-        if args.variant == "camelot":
+        if args.variant in TWO_SEATS:
             if not summary.get("pairs"):
                 return code or 1
-            cells = camelot_row(summary, games, args.fixed)
+            cells = two_seat_row(summary, games, args.fixed)
             if pgn and Path(pgn).exists():
                 # Whether a change searched deeper in the games it played, not just in a
                 # benchmark: the depths the engines reported with their moves.

@@ -214,6 +214,40 @@ def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> N
         "--json", "s.json"]
 
 
+@pytest.mark.parametrize("variant", ["cam", "camette", "chivalry"])
+def test_the_other_two_seat_games_get_the_same_sprt_and_fixed_runs(variant) -> None:
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc", variant=variant,
+        limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=500, pgn="r.pgn",
+        json_path="s.json", checkout=Path("/src"),
+        openings=strength.openings_path(None, variant))
+    assert command[:6] == ["python", "-m", "canter", "match", "--variant", variant]
+    # one base engine, not two copies as in Tri-Camelot
+    assert [w for w in command if w.startswith("cmd=")] == [
+        "cmd=python -m canter name=new dir=/src", "cmd=/b/canter name=base-1234567"]
+    assert command[command.index("--sprt") + 1] == strength.SPRT
+    assert args_of("--variant", variant) == (strength.Limit("tc", "10+0.1"), 20000)
+    assert args_of("--variant", variant, "--fixed") == (strength.Limit("tc", "10+0.1"), 1000)
+    fixed = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc", variant=variant,
+        limit=strength.Limit("st", "1"), concurrency=2, games=1000, pgn=None,
+        json_path="s.json", fixed=True)
+    assert "--sprt" not in fixed
+
+
+def test_chivalry_plays_its_shipped_book_cam_and_camette_the_built_in_one() -> None:
+    from canter.adapters.arbiter.openings import load_openings
+
+    chivalry = BENCH / "openings-chivalry-2ply.txt"
+    assert strength.openings_path(None, "chivalry") == str(chivalry)
+    starts = load_openings(str(chivalry), "chivalry")
+    assert len({o.moves for o in starts}) == len(starts) >= 300
+    assert strength.openings_path(None, "cam") is None
+    assert strength.openings_path(None, "camette") is None
+    # Grand Cam's seats are teams of two: not one engine against one
+    assert "grand-cam" not in strength.VARIANTS
+
+
 def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path) -> None:
     from canter.adapters.arbiter.openings import load_book, load_openings
 
@@ -317,26 +351,26 @@ def summary(wins: int, losses: int, draws: int, *, llr: float, decision: str | N
 
 
 def test_the_camelot_verdict_follows_the_sprt_then_the_games() -> None:
-    assert strength.camelot_row(summary(60, 40, 20, llr=2.95, decision="H1"), 20000) == (
+    assert strength.two_seat_row(summary(60, 40, 20, llr=2.95, decision="H1"), 20000) == (
         "120", "+60 −40 =20", "+12.3 ± 4.6", "H1 accepted, LLR +2.95 (-2.94, +2.94): kept")
     # the pair as the arbiter wrote it, base first: W and L are new's
-    row = strength.camelot_row(summary(40, 60, 20, llr=-2.95, decision="H0", first="base-x"),
+    row = strength.two_seat_row(summary(40, 60, 20, llr=-2.95, decision="H0", first="base-x"),
                                20000)
     assert row[1] == "+60 −40 =20" and row[3].endswith(": dropped")
-    assert strength.camelot_row(summary(5, 5, 0, llr=0.1, decision=None), 20000)[3] == (
+    assert strength.two_seat_row(summary(5, 5, 0, llr=0.1, decision=None), 20000)[3] == (
         "LLR +0.10 (-2.94, +2.94), undecided; unfinished (10 of 20000 games): "
         "resume with the same --pgn")
     # SPRT cannot finish within the cap: LOS decides over at least 1,000 games
-    assert strength.camelot_row(summary(520, 480, 0, llr=1.0, decision=None, los=0.9),
+    assert strength.two_seat_row(summary(520, 480, 0, llr=1.0, decision=None, los=0.9),
                                 1000)[3].endswith("LOS 90.0 %: dropped")
-    assert strength.camelot_row(summary(540, 460, 0, llr=2.0, decision=None, los=0.995),
+    assert strength.two_seat_row(summary(540, 460, 0, llr=2.0, decision=None, los=0.995),
                                 1000)[3].endswith("LOS 99.5 %: kept")
     # stopped by hand after 1,000 games, the cap still far
-    assert strength.camelot_row(summary(500, 480, 20, llr=0.5, decision=None, los=0.74),
+    assert strength.two_seat_row(summary(500, 480, 20, llr=0.5, decision=None, los=0.74),
                                 20000)[3] == ("LLR +0.50 (-2.94, +2.94), undecided; "
                                               "LOS 74.0 %: dropped (stopped at 1000 of 20000 "
                                               "games)")
-    assert "too few games" in strength.camelot_row(
+    assert "too few games" in strength.two_seat_row(
         summary(6, 4, 0, llr=0.3, decision=None), 10)[3]
 
 
@@ -351,10 +385,10 @@ def test_a_fixed_camelot_run_has_no_sprt_and_is_judged_by_its_games() -> None:
         limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=1000, pgn=None,
         json_path="s.json", fixed=True)
     assert "--sprt" not in command and command[command.index("--games") + 1] == "1000"
-    row = strength.camelot_row(summary(600, 380, 20, llr=None, decision=None, los=0.999),
+    row = strength.two_seat_row(summary(600, 380, 20, llr=None, decision=None, los=0.999),
                                1000, fixed=True)
     assert row[0] == "1000" and row[3] == "fixed games; LOS 99.9 %: kept"
-    assert strength.camelot_row(summary(300, 280, 20, llr=None, decision=None, los=0.8),
+    assert strength.two_seat_row(summary(300, 280, 20, llr=None, decision=None, los=0.8),
                                 1000, fixed=True)[3] == (
         "fixed games; unfinished (600 of 1000 games): resume with the same --pgn")
     with pytest.raises(SystemExit):
