@@ -113,36 +113,3 @@ def test_the_evaluation_weighs_the_race_difference_in_endings_only():
     for ev in (plain, raced):
         assert ev.terms(pos, 1)[0][TERM_NAMES.index("pair_race")] == 9 - 8
         assert ev.terms(crowd, 1)[0][TERM_NAMES.index("pair_race")] == 0
-
-
-def test_with_the_parity_a_tie_goes_to_the_side_to_move():
-    # Each side's pair stands a step from the other's castle: two moves each. Whoever is
-    # to move finishes first, so the plain difference (0) misjudges the race.
-    plain = Evaluator(CAMELOT, Weights(pair_race=80))
-    parity = Evaluator(CAMELOT, Weights(pair_race=80, race_parity=1))
-    for turn, mover in (("w", 0), ("b", 1)):
-        pos = setup("camelot", turn=turn, w="F15 G15", b="F2 G2")
-        assert parity.race_moves(pos) == (2, 2)
-        assert parity.relative(pos, mover) - plain.relative(pos, mover) == 40
-        assert parity.relative(pos, 1 - mover) - plain.relative(pos, 1 - mover) == -40
-
-
-def test_with_the_parity_the_side_to_move_is_half_a_move_ahead():
-    # Black's Knights need 8 moves, White's pair 9 (the evaluation test above).
-    pos = setup("camelot", turn="b", w="I13 G7", b="KC8 KD7")
-    parity = Evaluator(CAMELOT, Weights(pair_race=40, race_parity=1))
-    plain = Evaluator(CAMELOT, Weights(pair_race=40))
-    base = Evaluator(CAMELOT, Weights())
-    assert parity.relative(pos, 1) - base.relative(pos, 1) == 40 * 3 // 2  # 1.5 moves
-    assert parity.relative(pos, 0) - base.relative(pos, 0) == -40 * 3 // 2
-    # White to move, a move behind: it still loses the race, by half a move.
-    white = setup("camelot", turn="w", w="I13 G7", b="KC8 KD7")
-    assert parity.relative(white, 0) - base.relative(white, 0) == -40 // 2
-    assert plain.relative(white, 0) - base.relative(white, 0) == -40
-    # No pair on either side can finish: no race, no tempo.
-    lone = setup("camelot", turn="b", w="I13", b="KC8")
-    assert parity.race_moves(lone) == (RACE_HORIZON, RACE_HORIZON)
-    assert parity.relative(lone, 1) == base.relative(lone, 1)
-    # In the tuner's linear form: the moves Black is ahead, and the half move of the turn.
-    assert parity.terms(pos, 1)[0][TERM_NAMES.index("pair_race")] == 1.5
-    assert parity.terms(white, 0)[0][TERM_NAMES.index("pair_race")] == -0.5

@@ -64,7 +64,7 @@ def test_the_score_is_the_terms_times_the_weights(variant):
         positions.append(setup("camelot", w="KD6 KE6", b="D11 E11 F11", turn="b"))
     used = [0.0] * len(TERM_NAMES)
     cuts = 0
-    for weights in (None, ALL_ON, replace(ALL_ON, race_parity=1)):
+    for weights in (None, ALL_ON):
         ev = Evaluator(positions[0].variant, weights)
         w = term_weights(ev.w)
         for pos in positions:

@@ -63,11 +63,6 @@ class Weights:
     # leapfrogging pairs (race.py; each side's count capped at RACE_HORIZON moves). On in
     # Camelot (CAMELOT_WEIGHTS), where the strength test kept it; unmeasured elsewhere.
     pair_race: int = 0
-    # 1: the pair race counts whose move it is. The side to move wins a race of equal
-    # length, so its count is taken half a move shorter, the other's half a move longer:
-    # the race's sign then says who wins it, where without the tempo a tie scores 0 (while
-    # some pair can finish within RACE_HORIZON moves). 0: the plain difference.
-    race_parity: int = 0
 
 
 TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
@@ -366,12 +361,7 @@ class Evaluator:
         moves = self.race_moves(pos)
         if moves is None:
             return 0
-        ahead = moves[1 - seat] - moves[seat]
-        if self.w.race_parity and min(moves) < RACE_HORIZON:
-            # in half moves, so that the score stays whole
-            half = 2 * ahead + (1 if seat == pos.turn else -1)
-            return half * self.w.pair_race // 2
-        return ahead * self.w.pair_race
+        return (moves[1 - seat] - moves[seat]) * self.w.pair_race
 
     def _endgame(self, pos: Position, seat: int, diff: int) -> int:
         """Where few pieces cannot win (Camelot, Chivalry: two against one is not a win), a
@@ -439,8 +429,6 @@ class Evaluator:
             moves = self.race_moves(pos)
             if moves is not None:
                 total[_PAIR_RACE] = moves[1 - seat] - moves[seat]
-                if self.w.race_parity and min(moves) < RACE_HORIZON:
-                    total[_PAIR_RACE] += 0.5 if seat == pos.turn else -0.5
         if not self.thin:
             return total, False, False
         thin = self.thin
