@@ -325,6 +325,15 @@ def test_the_arbiter_reads_the_engines_back_even_with_spaces_in_paths() -> None:
                                                    Path("/my src")))
     assert spec.command == ["/my py/python", "-m", "canter"]
     assert spec.name == "new" and spec.cwd == "/my src"
+    # A search switch of the tested build (an option name with a space, a value with '='):
+    # a build against itself with one feature on.
+    p = strength.parser()
+    args = p.parse_args(["--base", "HEAD", "--option", "Search Switches=lmr=1,pvs=1"])
+    options = strength.option_pairs(p, "--option", args.option)
+    assert options == (("Search Switches", "lmr=1,pvs=1"),)
+    spec = parse_engine_spec(strength.engine_field(["python", "-m", "canter"], "new",
+                                                   None, options))
+    assert spec.options == {"Search Switches": "lmr=1,pvs=1"}
 
 
 def args_of(*words: str):

@@ -104,6 +104,9 @@ OPPONENT_MOVES = OptionSpec("Three Seat Opponent Moves", SPIN, 3, 0, 64)
 READ_OPPONENTS = OptionSpec("Three Seat Read Opponents", CHECK, True)
 # A JSON file of evaluation weights (bench/texel_tune.py writes one); empty = built in.
 EVAL_FILE = OptionSpec("EvalFile", STRING, "")
+# Search features on or off by name (`lmr=1,pvs=1`; docs/protocol.md): for strength tests
+# of a build against itself. Empty = the defaults.
+SEARCH_SWITCHES = OptionSpec("Search Switches", STRING, "")
 # The opening book (docs/book.md): used for moves on the clock, never in analysis.
 OWN_BOOK = OptionSpec("OwnBook", CHECK, True)
 # A book file in the book format; empty = the book shipped for the game being played.
@@ -120,5 +123,6 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     """Every option, in the order a GUI shows them."""
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL,
-            THREE_SEAT, OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, OWN_BOOK, BOOK_FILE,
+            THREE_SEAT, OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, SEARCH_SWITCHES,
+            OWN_BOOK, BOOK_FILE,
             USE_TABLES, TABLE_PATH, *rule_options(rules)]

@@ -269,6 +269,7 @@ class Session:
         self._searcher = None
         self._job: SearchJob | None = None
         self.eval_weights: dict[str, object] = {}  # from EvalFile: weight name -> value
+        self.switches: dict[str, int] = {}  # from Search Switches: switch name -> value
         self.book_file = None  # the Book a BookFile names; None: the shipped ones
         self._endings = None  # (TablePath, Endings) once the searcher first needs them
 
@@ -329,6 +330,16 @@ class Session:
             self.values[spec.key] = parsed
             if self._searcher is not None:
                 self._configure(self._searcher)
+        elif spec is opt.SEARCH_SWITCHES:
+            from canter.engine.search.alphabeta import switch_changes
+
+            try:
+                self.switches = switch_changes(parsed)
+            except ValueError as exc:
+                raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
+            self.values[spec.key] = parsed
+            if self._searcher is not None:
+                self._configure(self._searcher)
         elif spec is opt.BOOK_FILE:
             self.book_file = read_book_file(parsed)
             self.values[spec.key] = parsed
@@ -363,6 +374,7 @@ class Session:
         searcher.opponent_moves = v.get(opt.OPPONENT_MOVES.key, opt.OPPONENT_MOVES.default)
         searcher.read_opponents = v.get(opt.READ_OPPONENTS.key, opt.READ_OPPONENTS.default)
         searcher.weights = dict(self.eval_weights)
+        searcher.switches = dict(self.switches)
         # UseTables switches off all the solved-position knowledge: the endgame tables and
         # the shipped proofs (Camette), so that a search can be tested on its own.
         use_tables = v.get(opt.USE_TABLES.key, True)

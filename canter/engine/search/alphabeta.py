@@ -100,6 +100,30 @@ QTHREAT_MARGIN = 50  # what a quiet reply may gain over the static score, at mos
 QCHARGE = 0
 QCHARGE_TAKES = 2
 
+# The switches an engine may be given from outside (the `Search Switches` option,
+# docs/protocol.md), so that the strength test can play a build against itself with one
+# feature turned on or off: name -> the most it takes (1: a switch; qdepth: plies).
+SWITCHES = {
+    "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
+    "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
+    "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
+}
+
+
+def switch_changes(text: str) -> dict[str, int]:
+    """`name=value` pairs (commas or spaces between them) as search options; ValueError
+    names the first bad entry."""
+    out: dict[str, int] = {}
+    for item in text.replace(",", " ").split():
+        name, sep, value = item.partition("=")
+        if name not in SWITCHES:
+            raise ValueError(f"unknown switch '{name}' (known: {', '.join(sorted(SWITCHES))})")
+        if not sep or not value.isdigit() or int(value) > SWITCHES[name]:
+            raise ValueError(f"switch '{name}' takes a whole number from 0 to "
+                             f"{SWITCHES[name]}, as {name}=1")
+        out[name] = int(value)
+    return out
+
 
 def _taken(m) -> int:
     return m.capture_bits.bit_count()

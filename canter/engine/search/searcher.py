@@ -52,11 +52,14 @@ class Searcher:
         self.opponent_moves = OPPONENT_MOVES
         self.read_opponents = True
         self.weights: dict[str, object] = {}
+        # Search switches by name (alphabeta.SWITCHES), as the `Search Switches` option sets
+        # them: a build tested against itself with one feature on or off.
+        self.switches: dict[str, int] = {}
         self.use_proofs = True  # play from a shipped proof where it covers the position
         self.tables = None  # endgame tables (`endings.Endings`), None: none
         self._tt = TranspositionTable(self.hash_mb)
         self._search = Search(self._tt)
-        self._applied: dict[str, object] = {}  # the `w_` options `weights` put in place
+        self._applied: dict[str, object] = {}  # the options `weights` and `switches` put
         # Threads > 1: the search over the shared table, and its helper processes (smp.py),
         # made when a search first needs them and kept until `threads` or `hash_mb` change.
         self._smp: Search | None = None
@@ -238,10 +241,12 @@ class Searcher:
 
     def _use_weights(self) -> None:
         """Hand `weights` to the search as its `w_<name>` options (the overrides its
-        evaluator reads), dropping what was built or stored under other weights. Only the
-        keys it set itself are replaced: `w_` options set directly (ablation matches) stay."""
+        evaluator reads) and `switches` as options of their own names, dropping what was
+        built or stored under other ones. Only the keys it set itself are replaced: options
+        set directly (ablation matches) stay."""
         search = self._search
-        wanted = {"w_" + k: v for k, v in self.weights.items()}
+        wanted: dict[str, object] = {"w_" + k: v for k, v in self.weights.items()}
+        wanted.update(self.switches)
         if wanted == self._applied:
             return
         for key in self._applied:

@@ -1,0 +1,96 @@
+"""The `Search Switches` option: search features turned on or off by name from outside, so
+that the strength test can play a build against itself with one feature changed. A switch
+set through the protocol must search exactly the tree the same option set in the search
+gives, a bad value must be refused with one line and change nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from canter.engine import Position
+from canter.engine.search.alphabeta import SWITCHES, switch_changes
+from canter.engine.search.limits import Limits, StopFlag
+from canter.engine.search.searcher import Searcher
+from canter.protocol.session import ProtocolError, Session
+
+
+def nodes_to(searcher: Searcher, pos: Position, depth: int = 3) -> int:
+    searcher.clear()  # a table kept from the last search would cut this one short
+    return searcher.search(pos, Limits(depth=depth), lambda info: None, StopFlag()).info.nodes
+
+
+def direct(pos: Position, options: dict[str, int]) -> int:
+    searcher = Searcher()
+    searcher._search.options = dict(options)
+    return nodes_to(searcher, pos)
+
+
+def test_switches_are_read_by_name_with_commas_or_spaces():
+    assert switch_changes("") == {}
+    assert switch_changes("lmr=1,pvs=1") == {"lmr": 1, "pvs": 1}
+    assert switch_changes(" selective=1  qdepth=4 ") == {"selective": 1, "qdepth": 4}
+    assert switch_changes("killers=0, history=0") == {"killers": 0, "history": 0}
+    # every switch named is one the search reads
+    assert {"lmr", "pvs", "ttmove", "prune", "nullmove", "qcharge"} <= set(SWITCHES)
+
+
+@pytest.mark.parametrize("text,why", [
+    ("queen=1", "unknown switch 'queen'"),
+    ("lmr", "switch 'lmr' takes a whole number from 0 to 1"),
+    ("lmr=2", "from 0 to 1"),
+    ("lmr=-1", "from 0 to 1"),
+    ("lmr=on", "from 0 to 1"),
+    ("qdepth=99", "switch 'qdepth' takes a whole number from 0 to 32"),
+    ("lmr=1,tables=0", "unknown switch 'tables'"),  # UseTables is its own option
+])
+def test_a_bad_switch_is_named(text, why):
+    with pytest.raises(ValueError, match=why):
+        switch_changes(text)
+
+
+def test_the_option_searches_the_tree_of_the_switch_and_a_bad_value_changes_nothing():
+    pos = Position.start("camelot")
+    plain, selective = direct(pos, {}), direct(pos, {"selective": 1})
+    assert selective != plain  # the pruning changes a depth-3 tree
+    s = Session()
+    s.set_option("Search Switches", "selective=1")
+    assert nodes_to(s.searcher(), pos) == selective
+    for bad in ("selective=2", "nosuch=1"):
+        with pytest.raises(ProtocolError, match="option 'Search Switches' not set") as exc:
+            s.set_option("Search Switches", bad)
+        assert "\n" not in str(exc.value)
+        assert nodes_to(s.searcher(), pos) == selective
+    s.set_option("Search Switches", "qdepth=2")  # replaces, does not add to, the last set
+    assert nodes_to(s.searcher(), pos) == direct(pos, {"qdepth": 2}) != selective
+    s.set_option("Search Switches", "")
+    assert nodes_to(s.searcher(), pos) == plain
+
+
+def test_switches_and_weights_come_and_go_side_by_side():
+    pos = Position.start("camelot")
+    searcher = Searcher()
+    searcher._search.options["w_cohesion"] = 50  # an ablation set directly stays
+    searcher.weights = {"knight": 400}
+    searcher.switches = {"lmr": 1}
+    nodes_to(searcher, pos)
+    assert searcher._search.options == {"w_cohesion": 50, "w_knight": 400, "lmr": 1}
+    searcher.switches = {}
+    nodes_to(searcher, pos)
+    assert searcher._search.options == {"w_cohesion": 50, "w_knight": 400}
+
+
+def test_search_switches_through_the_pipes():
+    commands = ["uci", "setoption name Search Switches value lmr=1 pvs=maybe",
+                "setoption name Search Switches value lmr=1 pvs=1", "position startpos",
+                "go depth 2", "isready", "quit"]
+    run = subprocess.run([sys.executable, "-m", "canter"], input="\n".join(commands) + "\n",
+                         capture_output=True, text=True, timeout=60)
+    lines = run.stdout.splitlines()
+    assert "option name Search Switches type string default <empty>" in lines
+    errors = [x for x in lines if "error" in x]
+    assert len(errors) == 1 and "switch 'pvs' takes a whole number" in errors[0]
+    assert any(x.startswith("bestmove ") for x in lines) and "readyok" in lines
+    assert run.returncode == 0
