@@ -45,6 +45,7 @@ def test_switches_are_read_by_name_with_commas_or_spaces():
     ("lmr=on", "from 0 to 1"),
     ("qdepth=99", "switch 'qdepth' takes a whole number from 0 to 32"),
     ("lmr=1,tables=0", "unknown switch 'tables'"),  # UseTables is its own option
+    ("q" * 500 + "=1", "unknown switch 'q{40}[.][.][.]' "),  # a long name is not repeated
 ])
 def test_a_bad_switch_is_named(text, why):
     with pytest.raises(ValueError, match=why):

@@ -32,6 +32,7 @@ from dataclasses import replace
 from canter.engine.rules import movegen
 from canter.engine.rules.move import Move
 from canter.engine.rules.position import Position
+from canter.engine.rules.text import shorten
 from canter.engine.search.brs import BestReply
 from canter.engine.search.common import (
     BRS_PLUS_SALT,
@@ -117,7 +118,8 @@ def switch_changes(text: str) -> dict[str, int]:
     for item in text.replace(",", " ").split():
         name, sep, value = item.partition("=")
         if name not in SWITCHES:
-            raise ValueError(f"unknown switch '{name}' (known: {', '.join(sorted(SWITCHES))})")
+            raise ValueError(f"unknown switch '{shorten(name)}' (known: "
+                             f"{', '.join(sorted(SWITCHES))})")
         if not sep or not value.isdigit() or int(value) > SWITCHES[name]:
             raise ValueError(f"switch '{name}' takes a whole number from 0 to "
                              f"{SWITCHES[name]}, as {name}=1")

@@ -104,7 +104,7 @@ class Searcher:
                 return solved
             if solved is not None:
                 limits = replace(limits, searchmoves=solved)
-        self._use_weights()
+        self._use_overrides()
         self._search.endings = self.tables
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
         kwargs = dict(multipv=max(1, self.multipv), algorithm=algorithm,
@@ -236,10 +236,10 @@ class Searcher:
 
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""
-        self._use_weights()
+        self._use_overrides()
         return self._search.evaluator(pos).explain(pos)
 
-    def _use_weights(self) -> None:
+    def _use_overrides(self) -> None:
         """Hand `weights` to the search as its `w_<name>` options (the overrides its
         evaluator reads) and `switches` as options of their own names, dropping what was
         built or stored under other ones. Only the keys it set itself are replaced: options
