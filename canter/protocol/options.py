@@ -124,5 +124,4 @@ def engine_options(variant_names: tuple[str, ...], default_variant: str,
     variant = OptionSpec("UCI_Variant", COMBO, default_variant, choices=tuple(variant_names))
     return [variant, HASH, CLEAR_HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, SKILL,
             THREE_SEAT, OPPONENT_MOVES, READ_OPPONENTS, EVAL_FILE, SEARCH_SWITCHES,
-            OWN_BOOK, BOOK_FILE,
-            USE_TABLES, TABLE_PATH, *rule_options(rules)]
+            OWN_BOOK, BOOK_FILE, USE_TABLES, TABLE_PATH, *rule_options(rules)]

@@ -65,6 +65,17 @@ def read_eval_file(path: str) -> dict[str, object]:
         raise ProtocolError(f"{where}: {exc}") from None
 
 
+def read_switches(text: str) -> dict[str, int]:
+    """The search switches a `Search Switches` value names, or ProtocolError saying in one
+    line which entry is wrong; the caller keeps the switches it had."""
+    from canter.engine.search.alphabeta import switch_changes
+
+    try:
+        return switch_changes(text)
+    except ValueError as exc:
+        raise ProtocolError(f"option 'Search Switches' not set: {exc}") from None
+
+
 def read_book_file(path: str):
     """The book a BookFile names (empty path: None, the shipped books), or ProtocolError
     saying in one line what is wrong, with the line number for a malformed line; the
@@ -325,21 +336,6 @@ class Session:
             except (ValueError, ProtocolError) as exc:
                 self.rule_overrides = old
                 raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
-        elif spec is opt.EVAL_FILE:
-            self.eval_weights = read_eval_file(parsed)
-            self.values[spec.key] = parsed
-            if self._searcher is not None:
-                self._configure(self._searcher)
-        elif spec is opt.SEARCH_SWITCHES:
-            from canter.engine.search.alphabeta import switch_changes
-
-            try:
-                self.switches = switch_changes(parsed)
-            except ValueError as exc:
-                raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
-            self.values[spec.key] = parsed
-            if self._searcher is not None:
-                self._configure(self._searcher)
         elif spec is opt.BOOK_FILE:
             self.book_file = read_book_file(parsed)
             self.values[spec.key] = parsed
@@ -347,6 +343,12 @@ class Session:
             if self._searcher is not None:
                 self._searcher.clear()
         else:
+            # The searcher's options; a weights file or switches are read first, so that a
+            # bad one changes nothing.
+            if spec is opt.EVAL_FILE:
+                self.eval_weights = read_eval_file(parsed)
+            elif spec is opt.SEARCH_SWITCHES:
+                self.switches = read_switches(parsed)
             self.values[spec.key] = parsed
             if self._searcher is not None:
                 self._configure(self._searcher)
