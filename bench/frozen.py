@@ -1,13 +1,17 @@
 """Install a git revision of canter into its own virtualenv, as an opponent for strength tests.
 
     python bench/frozen.py REV [--dir DIR]     # prints the engine command, e.g.
-                                               # ~/.cache/canter/builds/<sha>/venv/bin/canter
+                                               # ~/.cache/canter/builds/<sha>/canter
     python bench/frozen.py --list              # the builds present
 
 REV is anything `git rev-parse` reads: a sha, a tag, `HEAD~3`, `main`. The revision is
 exported with `git archive` (no worktree, no uncommitted edits) into DIR/src and installed
 with pip, not editable, into DIR/venv: later edits of the checkout do not change it. A build
 is complete once its marker DIR/build.json is written (last); a complete build is reused.
+The engine command is DIR/canter, which runs the build's own `canter` in Python's isolated
+mode: a PYTHONPATH (or any PYTHON* variable, the user's site-packages, the current folder)
+of whoever starts it cannot put other code in place of the build's. Without that, a test
+run with PYTHONPATH pointing at a checkout played that checkout against itself.
 Default DIR: $XDG_CACHE_HOME/canter/builds/<full sha> (~/.cache when unset).
 """
 
@@ -18,6 +22,7 @@ import fcntl
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -32,6 +37,7 @@ MARKER = "build.json"
 # that was cut short, which may be cleared and done again.
 STARTED = ".frozen-build"
 PIP_LINES = 5  # lines of pip's output quoted when it fails
+LAUNCHER = "canter"  # DIR/canter: the engine command (`write_launcher`)
 
 
 class FreezeError(Exception):
@@ -46,7 +52,35 @@ class Build:
 
     @property
     def command(self) -> Path:
+        """The engine command: the installed one, run isolated (`write_launcher`)."""
+        return self.directory / LAUNCHER
+
+    @property
+    def installed(self) -> Path:
+        """The console script pip installed."""
         return self.directory / "venv" / "bin" / "canter"
+
+
+def write_launcher(build: Build) -> None:
+    """Write DIR/canter, which runs the installed script with `python -I`: the variables
+    that change what Python imports (PYTHONPATH, PYTHONHOME, ...), the user's site-packages
+    and the current folder are all ignored, so the engine is the build's code wherever and
+    by whomever it is started. Written again whenever it is missing or out of date (builds
+    made before it existed get it on their next use)."""
+    python = build.directory / "venv" / "bin" / "python"
+    text = ("#!/bin/sh\n"
+            "# The frozen build's engine, isolated from the caller's Python environment.\n"
+            f"exec {shlex.quote(str(python))} -I {shlex.quote(str(build.installed))} \"$@\"\n")
+    path = build.command
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    temporary = path.with_name(LAUNCHER + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.chmod(0o755)
+    temporary.replace(path)
 
 
 def builds_root() -> Path:
@@ -133,9 +167,10 @@ def freeze(rev: str, directory: Path | None = None, repo: Path = CHECKOUT,
             if marker["sha"] != sha:
                 raise FreezeError(f"--dir {directory} holds the build of {marker['sha'][:12]}, "
                                   f"not of {rev} ({sha[:12]}): give another --dir")
-            if not build.command.exists():
+            if not build.installed.exists():
                 raise FreezeError(f"{directory}: the build of {sha[:12]} has lost "
-                                  f"{build.command}: delete the folder to build it again")
+                                  f"{build.installed}: delete the folder to build it again")
+            write_launcher(build)
             return build
         others = {p.name for p in directory.iterdir()} - {".lock", STARTED}
         if others and not (directory / STARTED).exists():
@@ -155,9 +190,10 @@ def freeze(rev: str, directory: Path | None = None, repo: Path = CHECKOUT,
         _run_step([str(directory / "venv" / "bin" / "pip"), "install", "--quiet",
                    str(directory / "src")],
                   f"pip install of {rev} ({sha[:12]}) into {directory / 'venv'}")
-        if not build.command.exists():
+        if not build.installed.exists():
             raise FreezeError(f"{rev} ({sha[:12]}) installs no `canter` command "
-                              f"({build.command} is missing)")
+                              f"({build.installed} is missing)")
+        write_launcher(build)
         subject = _git(repo, "log", "-1", "--format=%s", sha).stdout.strip()
         marker = {"sha": sha, "rev": rev, "subject": subject, "repo": str(repo),
                   "built": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -184,7 +220,7 @@ def list_builds(root: Path) -> list[str]:
         else:
             lines.append(f"{marker['sha'][:12]}  {marker.get('built', '?')}  "
                          f"{marker.get('rev', '?')}: {marker.get('subject', '')}  "
-                         f"{marker.get('command', '')}")
+                         f"{directory / LAUNCHER}")
     return lines
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shlex
 import subprocess
 import sys
@@ -44,8 +45,11 @@ from pathlib import Path
 
 from frozen import CHECKOUT, FreezeError, Parser, freeze
 
-from canter.adapters.arbiter.stats import elo_from_score
-from canter.adapters.arbiter.tc import TimeControl
+# This checkout's package, whether or not it is installed: the test is of this tree.
+sys.path.insert(0, str(CHECKOUT))
+
+from canter.adapters.arbiter.stats import elo_from_score  # noqa: E402
+from canter.adapters.arbiter.tc import TimeControl  # noqa: E402
 
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
 BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
@@ -121,6 +125,16 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
         command += ["--pgn", pgn]
     command += ["--json", json_path]
     return command
+
+
+def checkout_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The arbiter's environment: this checkout first on PYTHONPATH, so `python -m canter
+    match` and `new` are this tree's code from any folder, installed or not. The base is
+    not touched by it: a frozen build runs isolated (frozen.write_launcher)."""
+    env = dict(os.environ if environ is None else environ)
+    rest = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = str(CHECKOUT) + (os.pathsep + rest if rest else "")
+    return env
 
 
 # ---------------------------------------------------------------- the verdict
@@ -408,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
                                 openings=openings_path(args.openings, args.variant),
                                 fixed=args.fixed)
         print("$ " + shlex.join(command), flush=True)
-        match = subprocess.Popen(command)
+        match = subprocess.Popen(command, env=checkout_env())
         try:
             code = match.wait()
         except KeyboardInterrupt:  # the arbiter has the same signal: let it save and end

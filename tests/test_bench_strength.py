@@ -73,9 +73,9 @@ def tiny(tmp_path_factory) -> dict:
     return {"repo": repo, **shas}
 
 
-def run_script(name: str, *args: str, cache: Path, timeout: float = 120
-               ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+def run_script(name: str, *args: str, cache: Path, timeout: float = 120,
+               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), **(extra_env or {})}
     return subprocess.run([sys.executable, str(BENCH / name), *args], capture_output=True,
                           text=True, env=env, timeout=timeout, cwd=ROOT)
 
@@ -102,7 +102,8 @@ def test_a_build_is_a_real_install_reused_and_unchanged_by_later_edits(tiny, tmp
     (directory / frozen.STARTED).touch()
     logged: list[str] = []
     build = frozen.freeze("v1", directory, repo, log=logged.append)
-    assert build.sha == tiny["v1"] and build.command == directory / "venv" / "bin" / "canter"
+    assert build.sha == tiny["v1"] and build.command == directory / "canter"
+    assert build.installed == directory / "venv" / "bin" / "canter"
     assert not (directory / "src" / "junk").exists()
     assert not (directory / frozen.STARTED).exists()
     assert (directory / "src" / "canter" / "__init__.py").read_text().count("version 1") == 1
@@ -110,6 +111,19 @@ def test_a_build_is_a_real_install_reused_and_unchanged_by_later_edits(tiny, tmp
     marker = frozen.read_marker(directory)
     assert marker["sha"] == tiny["v1"] and marker["subject"] == "version 1"
     done = subprocess.run([str(build.command)], capture_output=True, text=True, check=True)
+    assert done.stdout == "version 1\n"
+
+    # isolated: another `canter` on PYTHONPATH, or in the folder it is started from, is not
+    # what runs (a strength test run with PYTHONPATH at a checkout once played that
+    # checkout against itself)
+    impostor = tmp_path / "impostor"
+    (impostor / "canter").mkdir(parents=True)
+    (impostor / "canter" / "__init__.py").write_text("def main():\n    print('impostor')\n")
+    assert subprocess.run([str(build.installed)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(impostor)}
+                          ).stdout == "impostor\n"  # what the launcher is for
+    done = subprocess.run([str(build.command)], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(impostor)}, cwd=impostor)
     assert done.stdout == "version 1\n"
 
     # reused: nothing is built again, the marker is left as it was
@@ -154,7 +168,12 @@ def test_the_command_prints_the_engine_command_of_a_reused_build(tiny, tmp_path)
     done = run_script("frozen.py", "HEAD~1", "--repo", str(tiny["repo"]),
                       cache=tmp_path / "cache")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"{directory / 'venv' / 'bin' / 'canter'}\n"
+    # a build made before the launcher existed gets one
+    assert done.stdout == f"{directory / 'canter'}\n"
+    launcher = (directory / "canter").read_text()
+    assert f"{directory / 'venv' / 'bin' / 'python'} -I {directory / 'venv' / 'bin' / 'canter'}" \
+        in launcher
+    assert os.access(directory / "canter", os.X_OK)
     assert done.stderr == ""
 
 
@@ -444,13 +463,19 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
                    check=True, capture_output=True)
     head = git(clone, "rev-parse", "HEAD")
     pgn = tmp_path / "run.pgn"
+    # A `canter` on PYTHONPATH that fails when imported: neither the test's own tree nor
+    # the frozen base may pick it up.
+    impostor = tmp_path / "impostor"
+    (impostor / "canter").mkdir(parents=True)
+    (impostor / "canter" / "__init__.py").write_text("raise ImportError('impostor')\n")
     started = time.monotonic()
     done = run_script("strength.py", "--base", "HEAD", "--repo", str(clone), "--nodes", "50",
                       "--games", "2", "--concurrency", "2", "--pgn", str(pgn),
-                      "--change", "nothing", cache=tmp_path / "cache", timeout=240)
+                      "--change", "nothing", cache=tmp_path / "cache", timeout=240,
+                      extra_env={"PYTHONPATH": str(impostor)})
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    build = tmp_path / "cache" / "canter" / "builds" / head / "venv" / "bin" / "canter"
+    build = tmp_path / "cache" / "canter" / "builds" / head / "canter"
     command = shlex.split(lines[0][2:])
     assert lines[0].startswith("$ ") and command[:4] == [sys.executable, "-m", "canter",
                                                          "match"]
@@ -470,6 +495,13 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
                             text=True, timeout=30)
     assert "uciok" in answer.stdout
     print(f"end to end in {time.monotonic() - started:.1f} s")
+
+
+def test_the_arbiter_runs_this_checkout_first_whatever_pythonpath_holds() -> None:
+    env = strength.checkout_env({"PYTHONPATH": "/elsewhere", "HOME": "/h"})
+    assert env["PYTHONPATH"] == str(ROOT) + os.pathsep + "/elsewhere"
+    assert env["HOME"] == "/h"
+    assert strength.checkout_env({})["PYTHONPATH"] == str(ROOT)
 
 
 def test_mean_depths_per_engine_from_the_records(tmp_path) -> None:
