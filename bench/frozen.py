@@ -60,6 +60,11 @@ class Build:
         """The console script pip installed."""
         return self.directory / "venv" / "bin" / "canter"
 
+    @property
+    def python(self) -> Path:
+        """The build's interpreter (run it with -I, so that it imports the build)."""
+        return self.directory / "venv" / "bin" / "python"
+
 
 def write_launcher(build: Build) -> None:
     """Write DIR/canter, which runs the installed script with `python -I`: the variables
@@ -67,10 +72,10 @@ def write_launcher(build: Build) -> None:
     and the current folder are all ignored, so the engine is the build's code wherever and
     by whomever it is started. Written again whenever it is missing or out of date (builds
     made before it existed get it on their next use)."""
-    python = build.directory / "venv" / "bin" / "python"
     text = ("#!/bin/sh\n"
             "# The frozen build's engine, isolated from the caller's Python environment.\n"
-            f"exec {shlex.quote(str(python))} -I {shlex.quote(str(build.installed))} \"$@\"\n")
+            f"exec {shlex.quote(str(build.python))} -I "
+            f"{shlex.quote(str(build.installed))} \"$@\"\n")
     path = build.command
     try:
         if path.read_text(encoding="utf-8") == text:

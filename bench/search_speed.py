@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
     # The working tree runs from the checkout, so `canter` is this tree's package.
-    runs = {f"base-{build.sha[:7]}": (str(build.directory / "venv" / "bin" / "python"), None),
+    runs = {f"base-{build.sha[:7]}": (str(build.python), None),
             "new": (sys.executable, str(CHECKOUT))}
     times: dict[str, list[float]] = {name: [] for name in runs}
     packages: dict[str, str] = {}
