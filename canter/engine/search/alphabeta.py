@@ -53,7 +53,7 @@ from canter.engine.search.common import (
 from canter.engine.search.evaluate import Evaluator, weights_for
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult, StopFlag
 from canter.engine.search.opponents import predictable_seats
-from canter.engine.search.timeman import budgets
+from canter.engine.search.timeman import DEFAULT_MOVES_TO_GO, ITERATION_STOP, budgets
 from canter.engine.search.tt import TranspositionTable, bound_of, relative
 
 MAX_PLY = 96
@@ -108,6 +108,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
+    "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
 
@@ -866,8 +867,10 @@ class Search:
         self.seldepth = 0
         self.next_poll = POLL_EVERY
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
-        soft, self.hard = budgets(limits, pos.turn)
+        soft, self.hard = budgets(limits, pos.turn,
+                                  self.options.get("togo") or DEFAULT_MOVES_TO_GO)
         self.soft = soft
+        self.iteration_stop = (self.options.get("iterstop") or ITERATION_STOP) / 100
         self.timed = True  # stop flag and deadline are always honoured; budgets may be None
         self.pondering_started = stop.pondering
         self.rep_on = pos.rules.repetition != "off"
@@ -1039,7 +1042,7 @@ class Search:
             if depth >= self.cycle * abs(n) + 2 and not limits.depth and not limits.nodes:
                 return True
         if self.soft is not None and not self.stop.pondering:
-            if time.monotonic() - self.t0 >= 0.5 * self.soft:
+            if time.monotonic() - self.t0 >= self.iteration_stop * self.soft:
                 return True
         return False
 
