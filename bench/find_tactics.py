@@ -8,6 +8,15 @@ Positions are taken from the games after the first --skip plies, every --every't
 each game (starting at a different ply in each game, so both sides are sampled even when
 --every is even), each distinct position once, at most --max-positions of them.
 
+With --drops they are taken instead where a two-seat game was decided suddenly: from the
+scores the arbiter writes after each move (`{+0.34/5 0.2s}`), every stretch where the
+loser's own score fell from at least --drop-high to at most --drop-low (in Men) within
+--drop-within of its moves gives the positions before every move of that stretch, the
+winner's and the loser's. That is where the games between two close builds are lost, so a
+suite made of them measures the tactics that decide games rather than those a short search
+already sees (use --screen 0 with it: a short screen would keep only what the loser's
+search could have found).
+
 Each is first screened: a MultiPV-2 search of --screen seconds. Only a position whose
 margins already reach half of --gain and --gap goes on to the MultiPV-2 search of --st
 seconds (a forced win the second move shares can never be kept, so it does not pass
@@ -38,6 +47,8 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass
+
+from late_losses import LOSER_INDEX, score_in_men
 
 from canter.adapters.client import Engine, Info, Limit
 from canter.adapters.records.format import GameRecord, RecordError, decode_records, read_games
@@ -166,13 +177,78 @@ def positions(paths: list[str], skip: int, every: int = 1) -> list[tuple[str, st
     return out
 
 
-def sample(paths: list[str], skip: int, every: int) -> list[tuple[str, str]]:
-    """`positions`, but a file that cannot be read is left out with a warning rather than
-    ending a long run."""
+@dataclass(frozen=True)
+class Drops:
+    """Where a sudden fall of the loser's score counts: from `high` or more to `low` or
+    less (in Men) within `within` of its own scored moves."""
+
+    high: float = 0.0
+    low: float = -2.0
+    within: int = 3
+
+
+def drop_stretches(game: GameRecord, movers: list[int], drops: Drops) -> list[range]:
+    """The move indices of each stretch of the game where its loser's score fell
+    suddenly: from the loser's last move scored `drops.high` or more to its first move
+    scored `drops.low` or less, when at most `drops.within` of its scored moves apart.
+    `movers` is the seat that made each move. None for a game no side won."""
+    loser = LOSER_INDEX.get(game.result)
+    if loser is None:
+        return []
+    scored = []  # (move index, score in Men) of the loser's scored moves
+    for i, seat in enumerate(movers):
+        comment = game.comments[i] if i < len(game.comments) else None
+        if seat == loser and comment is not None and comment.score is not None:
+            scored.append((i, score_in_men(comment.score)))
+    stretches = []
+    for k, (index, score) in enumerate(scored):
+        if score > drops.low or (k and scored[k - 1][1] <= drops.low):
+            continue  # not low, or already low before: the fall began earlier
+        before = [i for i, s in scored[max(0, k - drops.within):k] if s >= drops.high]
+        if before:
+            stretches.append(range(before[-1], index + 1))
+    return stretches
+
+
+def drop_positions(paths: list[str], drops: Drops) -> list[tuple[str, str]]:
+    """(position string, source) of the position before every move of each sudden fall
+    (`drop_stretches`) in the decided two-seat games of the files, each once."""
+    out = []
+    seen: set[str] = set()
+    for path in paths:
+        for number, game in enumerate(finished_games(path), start=1):
+            pos = (Position.from_string(game.start_position) if game.start_position
+                   else Position.start(game.variant))
+            if pos.variant.nseats != 2 or pos.variant.is_team_game:
+                continue
+            before, movers = [], []
+            for text in game.moves:
+                before.append(pos.to_string())
+                movers.append(pos.turn)
+                try:
+                    pos.push(parse_move(pos, text))
+                except ValueError:
+                    break
+            for stretch in drop_stretches(game, movers, drops):
+                for i in stretch:
+                    if i >= len(before) or before[i] in seen:
+                        continue
+                    if len(Position.from_string(before[i]).legal_moves()) < 2:
+                        continue
+                    seen.add(before[i])
+                    out.append((before[i], f"{os.path.basename(path)}:{number}:{i}"))
+    return out
+
+
+def sample(paths: list[str], skip: int, every: int,
+           drops: Drops | None = None) -> list[tuple[str, str]]:
+    """`positions` (or `drop_positions`), but a file that cannot be read is left out with
+    a warning rather than ending a long run."""
     out: list[tuple[str, str]] = []
     for path in paths:
         try:
-            found = positions([path], skip, every)
+            found = (positions([path], skip, every) if drops is None
+                     else drop_positions([path], drops))
         except (OSError, ValueError) as error:
             print(f"{path}: left out: {error}", file=sys.stderr)
             continue
@@ -202,6 +278,14 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=6, help="opening plies left out")
     parser.add_argument("--every", type=int, default=1,
                         help="take every Nth position of each game")
+    parser.add_argument("--drops", action="store_true",
+                        help="take the positions of the sudden falls of losers' scores")
+    parser.add_argument("--drop-high", type=float, default=Drops.high,
+                        help="with --drops: the loser's score before the fall, at least")
+    parser.add_argument("--drop-low", type=float, default=Drops.low,
+                        help="with --drops: its score after the fall, at most")
+    parser.add_argument("--drop-within", type=int, default=Drops.within,
+                        help="with --drops: the fall takes at most this many of its moves")
     parser.add_argument("--max-positions", type=int, default=0,
                         help="examine at most this many positions in this run (0: all)")
     parser.add_argument("--limit", type=int, default=0, help="stop after this many found")
@@ -216,7 +300,10 @@ def main() -> None:
         parser.error("--max-positions and --screen cannot be negative")
 
     done = already(args.out) | already(args.seen)
-    todo = [p for p in sample(args.games, args.skip, args.every) if p[0] not in done]
+    drops = (Drops(args.drop_high, args.drop_low, args.drop_within) if args.drops
+             else None)
+    todo = [p for p in sample(args.games, args.skip, args.every, drops)
+            if p[0] not in done]
     if args.max_positions:
         todo = todo[:args.max_positions]
     passed = candidates = found = 0

@@ -176,3 +176,62 @@ def test_max_positions_sizes_a_run_and_the_next_run_goes_on(tmp_path):
     assert "1 positions examined" in done.stderr
     later = [line.rsplit(":", 1)[1] for line in seen.read_text().splitlines()]
     assert first == ["1", "3"] and later == ["1", "3", "5"]
+
+
+# Eight legal plies from the start, no capture among them (late_losses' test game).
+DROP_MOVES = "D6-F8 H11-F9 C6-E8-G8 J11-H11 H6-H8 E11-G9 J6-H6 C11-E11".split()
+
+
+def _scored(result: str, black_scores: list[str]):
+    """A game of DROP_MOVES won by White, Black's moves (indices 1, 3, 5, 7) scored."""
+    from canter.adapters.records.format import GameRecord
+
+    record = GameRecord.new("camelot", ["w", "b"], round="1")
+    scores = iter(black_scores)
+    for i, move in enumerate(DROP_MOVES):
+        record.add_move(move, score=next(scores) if i % 2 else "+0.10", depth=3)
+    record.set_result(result)
+    return record
+
+
+def test_a_sudden_fall_of_the_losers_score_spans_its_last_hopeful_move_to_its_low():
+    from find_tactics import Drops, drop_stretches
+
+    movers = [0, 1] * 4
+    # Black (the loser) at +0.50 +0.20 -0.30 -3.00: its fall to -2.00 or below ends at
+    # index 7 and its last score of 0 or above within three of its moves is index 3.
+    fall = _scored("1-0", ["+0.50", "+0.20", "-0.30", "-3.00"])
+    assert drop_stretches(fall, movers, Drops()) == [range(3, 8)]
+    assert drop_stretches(fall, movers, Drops(high=-0.5)) == [range(5, 8)]
+    assert drop_stretches(fall, movers, Drops(within=1)) == []  # -0.30 was not hopeful
+    assert drop_stretches(fall, movers, Drops(low=-4.0)) == []  # never that low
+    # A fall, a recovery and a second fall are two stretches; staying low is not a new one.
+    twice = _scored("1-0", ["+0.50", "-2.50", "+0.10", "#-3"])
+    assert drop_stretches(twice, movers, Drops()) == [range(1, 4), range(5, 8)]
+    stays = _scored("1-0", ["+0.50", "-2.50", "-2.60", "-3.00"])
+    assert drop_stretches(stays, movers, Drops()) == [range(1, 4)]
+    # Only the loser's scores count: when Black wins, White's steady +0.10 shows no fall
+    # whatever Black's scores do. A drawn game has no loser.
+    assert drop_stretches(_scored("0-1", ["+0.50", "+0.20", "-0.30", "-3.00"]), movers,
+                          Drops()) == []
+    assert drop_stretches(_scored("1/2-1/2", ["+0.5", "-3.0", "+0.5", "-3.0"]), movers,
+                          Drops()) == []
+
+
+def test_drops_sample_the_positions_before_each_move_of_the_fall(tmp_path):
+    from find_tactics import Drops, sample
+
+    from canter.adapters.records.format import write_games
+    from canter.engine import Position, parse_move
+
+    path = tmp_path / "games.pgn"
+    with open(path, "w", encoding="utf-8") as out:
+        write_games([_scored("1-0", ["+0.50", "+0.20", "-0.30", "-3.00"]),
+                     _scored("1/2-1/2", ["+0.5", "-3.0", "+0.5", "-3.0"])], out)
+    found = sample([str(path)], skip=6, every=1, drops=Drops())
+    # the positions after 3, 4, 5, 6 and 7 plies of the first game (--skip does not apply)
+    assert [s for _, s in found] == [f"games.pgn:1:{n}" for n in range(3, 8)]
+    pos = Position.start("camelot")
+    for move in DROP_MOVES[:3]:
+        pos.push(parse_move(pos, move))
+    assert found[0][0] == pos.to_string() and " b " in found[0][0]
