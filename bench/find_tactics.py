@@ -15,7 +15,9 @@ loser's own score fell from at least --drop-high to at most --drop-low (in Men) 
 winner's and the loser's. That is where the games between two close builds are lost, so a
 suite made of them measures the tactics that decide games rather than those a short search
 already sees (use --screen 0 with it: a short screen would keep only what the loser's
-search could have found).
+search could have found). A negative --gain (say -300) keeps also the only moves of a
+defence: the one move that holds (scoring at least --gain) when every other loses --gap
+more, which is what the loser missed.
 
 Each is first screened: a MultiPV-2 search of --screen seconds. Only a position whose
 margins already reach half of --gain and --gap goes on to the MultiPV-2 search of --st
@@ -26,11 +28,12 @@ candidate is searched again for --verify seconds (a second, deeper search); it i
 when the same move is best and both margins hold. Kept positions are appended to --out as
 lines of the suite format read by bench/tactics.py (which ignores all after the first `;`):
 
-    <position string> bm <move> ; gap <cp> ; gain <cp> ; depth <d> ; source <file>:<game>:<ply>
+    <position string> bm <move> ; gap <cp> ; gain <cp> ; score <cp> ; depth <d> ;
+        source <file>:<game>:<ply>
 
-where gap, gain and depth are those of the --verify search. A forced win in n moves
-counts as a score of 100,000 - n (so a win in one move is only one point better than a
-win in two, far below any --gap in use).
+(on one line), where gap, gain, score (the best move's) and depth are those of the
+--verify search. A forced win in n moves counts as a score of 100,000 - n (so a win in
+one move is only one point better than a win in two, far below any --gap in use).
 
 Runs resume: positions already in --out are skipped, and so are those listed in --seen
 (every position examined is appended there with its verdict, so a run stopped at any point
@@ -335,7 +338,7 @@ def main() -> None:
                 step = f"tactic {move}"
                 with open(args.out, "a", encoding="utf-8") as f:
                     f.write(f"{position} bm {move} ; gap {verdict.gap} ; gain {verdict.gain}"
-                            f" ; depth {verdict.depth} ; source {source}\n")
+                            f" ; score {verdict.first} ; depth {verdict.depth} ; source {source}\n")
                 found += 1
             if args.seen:
                 with open(args.seen, "a", encoding="utf-8") as f:
