@@ -15,7 +15,7 @@ loser's own score fell from at least --drop-high to at most --drop-low (in Men) 
 winner's and the loser's. That is where the games between two close builds are lost, so a
 suite made of them measures the tactics that decide games rather than those a short search
 already sees (use --screen 0 with it: a short screen would keep only what the loser's
-search could have found). A negative --gain (say -300) keeps also the only moves of a
+search could have found). A negative --gain (say -100) keeps also the only moves of a
 defence: the one move that holds (scoring at least --gain) when every other loses --gap
 more, which is what the loser missed.
 
