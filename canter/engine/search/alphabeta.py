@@ -16,8 +16,9 @@ root null windows as non-PV nodes, reverse futility, futility and late-move prun
 move reductions (never for captures, castle entries, or offers that force the reply to
 capture), a castle-entry threat extension, a multi-jump threat extension (`jump_ext`), null-move
 pruning (`nullmove`), a quiescence that searches the mover's replies to a multi-jump
-threat (`qthreat`), and one that lets the mover at a quiet leaf make a Knight's charge, which
-creates no duty and so is not a compulsory capture (`qcharge`).
+threat (`qthreat`), one that lets the mover at a quiet leaf make a Knight's charge, which
+creates no duty and so is not a compulsory capture (`qcharge`), and a capture extension:
+a choice between compulsory captures costs no depth (`capext`).
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
@@ -108,7 +109,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
+    "capext": 1, "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
 
@@ -503,6 +504,13 @@ class Search:
                 return value
         if not several and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
+        elif (self.capext and several and ply < 2 * self.depth_now + 4
+              and movegen.must_capture(pos)):
+            # Capture extension: a choice between compulsory captures costs no depth
+            # either, so an exchange does not use up the plies that would see its end.
+            depth += 1
+            if self.watch is not None:
+                self.watch("capture-extended", pos, moves, depth)
         if self.three:
             moves = self.likely(pos, pos.turn, moves)
         if staged is None:
@@ -899,6 +907,8 @@ class Search:
                         self.seat_k[s] = 1
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
+        # Off: not yet tested at real limits (docs/search.md, "Capture extension").
+        self.capext = not self.three and bool(self.options.get("capext", 0))
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
         # feature is a switch, and `selective=1` turns them all on. Off in play: at 10+0.1
         # no combination of them scored above the build without them. Three seats never

@@ -1,0 +1,40 @@
+"""The capture extension (switch `capext`, off in play; docs/search.md): a node whose side
+must capture and has a choice of captures searches them a ply deeper, as the single-reply
+extension does for a node with one move. Every extension is reported to `Search.watch` and
+checked here against the rules library."""
+
+from __future__ import annotations
+
+import pytest
+from watching import assert_gated, decisions_along, game_positions, watched
+
+from canter.engine.rules import movegen
+
+
+def extensions(pos, depth: int, **switches) -> tuple[list, object]:
+    seen: list = []
+
+    def note(kind, at, moves, remaining, search):
+        if kind != "capture-extended":
+            return
+        legal = movegen.generate(at)
+        seen.append((movegen.must_capture(at), len(legal),
+                     all(m.capture_bits for m in legal), remaining))
+
+    return seen, watched(pos, depth, note, **switches)
+
+
+@pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 3), ("chivalry", 1)])
+def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
+    seen = decisions_along(extensions, variant, seed, 60, 15, depth=3, capext=1)
+    for must, count, all_captures, remaining in seen:
+        assert must, "extended a node with no capture duty"
+        assert count >= 2, "a single reply is the single-reply extension's"
+        assert all_captures
+        assert remaining >= 2  # the depth after the extension: one more than it had
+
+
+def test_off_by_switch_and_never_with_three_seats():
+    pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
+               if extensions(p, 3, capext=1)[0])
+    assert_gated(extensions, "capext", 3, pos, never=(("tri-camelot", 7),))
