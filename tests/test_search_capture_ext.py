@@ -1,6 +1,6 @@
-"""The capture extension (switch `capext`, off in play; docs/search.md): a node whose side
-must capture and has a choice of captures searches them a ply deeper, as the single-reply
-extension does for a node with one move. Every extension is reported to `Search.watch` and
+"""The capture extension (switch `capext`, off in play; docs/search.md): a node at the last
+ply whose side must capture and has a choice of captures searches them a ply deeper, as
+the single-reply extension does for a node with one move. Every extension is reported to `Search.watch` and
 checked here against the rules library."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
         assert must, "extended a node with no capture duty"
         assert count >= 2, "a single reply is the single-reply extension's"
         assert all_captures
-        assert remaining >= 2  # the depth after the extension: one more than it had
+        assert remaining == 2  # only at the last ply, which it makes one deeper
 
 
 def test_off_by_switch_and_never_with_three_seats():
