@@ -1,6 +1,7 @@
 """How many positions of a tactics suite an engine solves in a given time.
 
     python bench/tactics.py --st 1 [bench/tactics-camelot.txt ...] [--engine CMD]
+        [--option "Search Switches=capext=1" ...]
 
 A suite has one position per line (bench/find_tactics.py writes them):
 `<position string> bm <move> [; ...]`; `#` lines are comments. Each position is searched
@@ -51,11 +52,23 @@ def main() -> None:
                         help="suite files (default: bench/tactics-*.txt)")
     parser.add_argument("--st", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option to set before the suite (repeatable)")
     args = parser.parse_args()
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value
     suites = args.suites or sorted(HERE.glob("tactics-*.txt"))
     if not suites:
         raise SystemExit("no suite: give a file, or make one with bench/find_tactics.py")
     with Engine.start(shlex.split(args.engine)) as engine:
+        try:
+            engine.configure(options)
+        except ValueError as error:
+            raise SystemExit(f"--option: {error}") from None
         for path in suites:
             suite = read_suite(path)
             solved, depths = 0, []

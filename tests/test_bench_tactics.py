@@ -235,3 +235,19 @@ def test_drops_sample_the_positions_before_each_move_of_the_fall(tmp_path):
     for move in DROP_MOVES[:3]:
         pos.push(parse_move(pos, move))
     assert found[0][0] == pos.to_string() and " b " in found[0][0]
+
+
+def test_the_solver_sets_engine_options_and_names_a_bad_one(tmp_path):
+    suite = tmp_path / "tactics-test.txt"
+    suite.write_text(f"{LAST_CAPTURE} bm F8xF10\n", encoding="utf-8")
+    base = [sys.executable, str(BENCH / "tactics.py"), str(suite), "--st", "0.2"]
+    done = subprocess.run(base + ["--option", "Search Switches=capext=1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "1 of 1 solved" in done.stdout
+    done = subprocess.run(base + ["--option", "Bogus Option=3"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and "--option:" in done.stderr and "Bogus" in done.stderr
+    done = subprocess.run(base + ["--option", "no value"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "NAME=VALUE" in done.stderr
