@@ -251,3 +251,17 @@ def test_the_solver_sets_engine_options_and_names_a_bad_one(tmp_path):
     done = subprocess.run(base + ["--option", "no value"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "NAME=VALUE" in done.stderr
+
+
+def test_every_shipped_suite_line_is_a_position_and_a_legal_move():
+    from canter.engine import Position, parse_move
+
+    suites = sorted(BENCH.glob("tactics-*.txt"))
+    assert suites
+    for path in suites:
+        lines = read_suite(path)
+        assert lines, path
+        for position, best in lines:
+            pos = Position.from_string(position)
+            assert pos.outcome() is None
+            assert parse_move(pos, best) in pos.legal_moves(), (path.name, position, best)
