@@ -49,6 +49,7 @@ import re
 import shlex
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from late_losses import LOSER_INDEX, score_in_men
@@ -154,29 +155,35 @@ def finished_games(path: str) -> list[GameRecord]:
     return games
 
 
+def starts(paths: list[str]) -> Iterator[tuple[str, int, GameRecord, Position]]:
+    """(path, game number, game, start position) of every finished game of the files."""
+    for path in paths:
+        for number, game in enumerate(finished_games(path), start=1):
+            yield path, number, game, (Position.from_string(game.start_position)
+                                       if game.start_position
+                                       else Position.start(game.variant))
+
+
 def positions(paths: list[str], skip: int, every: int = 1) -> list[tuple[str, str]]:
     """(position string, source) of every `every`'th position of each game after `skip`
     plies, each distinct position once."""
     out = []
     seen: set[str] = set()
-    for path in paths:
-        for number, game in enumerate(finished_games(path), start=1):
-            pos = (Position.from_string(game.start_position) if game.start_position
-                   else Position.start(game.variant))
-            for ply, text in enumerate(game.moves, start=1):
-                try:
-                    pos.push(parse_move(pos, text))
-                except ValueError:
-                    break
-                # game n starts n - 1 plies later, to sample both sides when `every` is even
-                if ply < skip or (ply - skip - number + 1) % every:
-                    continue
-                if pos.outcome() is not None or len(pos.legal_moves()) < 2:
-                    continue
-                text = pos.to_string()
-                if text not in seen:
-                    seen.add(text)
-                    out.append((text, f"{os.path.basename(path)}:{number}:{ply}"))
+    for path, number, game, pos in starts(paths):
+        for ply, text in enumerate(game.moves, start=1):
+            try:
+                pos.push(parse_move(pos, text))
+            except ValueError:
+                break
+            # game n starts n - 1 plies later, to sample both sides when `every` is even
+            if ply < skip or (ply - skip - number + 1) % every:
+                continue
+            if pos.outcome() is not None or len(pos.legal_moves()) < 2:
+                continue
+            text = pos.to_string()
+            if text not in seen:
+                seen.add(text)
+                out.append((text, f"{os.path.basename(path)}:{number}:{ply}"))
     return out
 
 
@@ -218,28 +225,25 @@ def drop_positions(paths: list[str], drops: Drops) -> list[tuple[str, str]]:
     (`drop_stretches`) in the decided two-seat games of the files, each once."""
     out = []
     seen: set[str] = set()
-    for path in paths:
-        for number, game in enumerate(finished_games(path), start=1):
-            pos = (Position.from_string(game.start_position) if game.start_position
-                   else Position.start(game.variant))
-            if pos.variant.nseats != 2 or pos.variant.is_team_game:
-                continue
-            before, movers = [], []
-            for text in game.moves:
-                before.append(pos.to_string())
-                movers.append(pos.turn)
-                try:
-                    pos.push(parse_move(pos, text))
-                except ValueError:
-                    break
-            for stretch in drop_stretches(game, movers, drops):
-                for i in stretch:
-                    if i >= len(before) or before[i] in seen:
-                        continue
-                    if len(Position.from_string(before[i]).legal_moves()) < 2:
-                        continue
-                    seen.add(before[i])
-                    out.append((before[i], f"{os.path.basename(path)}:{number}:{i}"))
+    for path, number, game, pos in starts(paths):
+        if pos.variant.nseats != 2 or pos.variant.is_team_game:
+            continue
+        before, movers = [], []
+        for text in game.moves:
+            before.append(pos.to_string())
+            movers.append(pos.turn)
+            try:
+                pos.push(parse_move(pos, text))
+            except ValueError:
+                break
+        for stretch in drop_stretches(game, movers, drops):
+            for i in stretch:
+                if i >= len(before) or before[i] in seen:
+                    continue
+                if len(Position.from_string(before[i]).legal_moves()) < 2:
+                    continue
+                seen.add(before[i])
+                out.append((before[i], f"{os.path.basename(path)}:{number}:{i}"))
     return out
 
 

@@ -6,22 +6,18 @@ the single-reply extension does for a node with one move. Every extension is rep
 from __future__ import annotations
 
 import pytest
-from watching import assert_gated, decisions_along, game_positions, watched
+from watching import assert_gated, decisions_along, game_positions, seen_kind
 
 from canter.engine.rules import movegen
 
 
-def extensions(pos, depth: int, **switches) -> tuple[list, object]:
-    seen: list = []
+def _choice(at, moves, remaining) -> tuple:
+    legal = movegen.generate(at)
+    return (movegen.must_capture(at), len(legal), all(m.capture_bits for m in legal),
+            remaining)
 
-    def note(kind, at, moves, remaining, search):
-        if kind != "capture-extended":
-            return
-        legal = movegen.generate(at)
-        seen.append((movegen.must_capture(at), len(legal),
-                     all(m.capture_bits for m in legal), remaining))
 
-    return seen, watched(pos, depth, note, **switches)
+extensions = seen_kind("capture-extended", _choice)
 
 
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 3), ("chivalry", 1)])

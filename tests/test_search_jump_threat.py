@@ -6,26 +6,22 @@ under no capture duty, is searched a ply deeper. Every extension is reported to
 from __future__ import annotations
 
 import pytest
-from watching import assert_gated, decisions_along, game_positions, watched
+from watching import assert_gated, decisions_along, game_positions, seen_kind
 
 from canter.engine.rules import movegen
 
 
-def extensions(pos, depth: int, **switches) -> tuple[list, object]:
-    seen: list = []
+def _threat(at, move, remaining) -> tuple:
+    mover = at.turn
+    after = at.copy()
+    after.push(move)
+    most = max((m.capture_bits.bit_count() for m in movegen.generate(after, mover)),
+               default=0)
+    return (bool(move.capture_bits), bool(at.variant.target_bits[mover] >> move.end & 1),
+            most, movegen.must_capture(after), remaining)
 
-    def note(kind, at, move, remaining, search):
-        if kind != "extended":
-            return
-        mover = at.turn
-        after = at.copy()
-        after.push(move)
-        most = max((m.capture_bits.bit_count() for m in movegen.generate(after, mover)),
-                   default=0)
-        seen.append((bool(move.capture_bits), bool(at.variant.target_bits[mover] >> move.end & 1),
-                     most, movegen.must_capture(after), remaining))
 
-    return seen, watched(pos, depth, note, **switches)
+extensions = seen_kind("extended", _threat)
 
 
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 2), ("chivalry", 1)])

@@ -74,3 +74,19 @@ def assert_gated(seen_of: Seen, switch: str, depth: int, pos: Position,
         seen, result = seen_of(other, never_depth or depth, **{switch: 1})
         assert seen == []
         assert result.best in other.legal_moves()
+
+
+def seen_kind(kind: str, describe: Callable[[Position, object, int], tuple]) -> Seen:
+    """A `seen_of` for `decisions_along` and `assert_gated`: searches `pos` to `depth` and
+    lists describe(position, move, remaining) for every decision of `kind` it reports."""
+
+    def seen_of(pos: Position, depth: int, **switches: int) -> tuple[list, SearchResult]:
+        seen: list = []
+
+        def note(got, at, move, remaining, search):
+            if got == kind:
+                seen.append(describe(at, move, remaining))
+
+        return seen, watched(pos, depth, note, **switches)
+
+    return seen_of
