@@ -109,7 +109,8 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1, "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
+    "capext": 1,
+    "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
 
