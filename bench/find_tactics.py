@@ -201,7 +201,7 @@ def drop_stretches(game: GameRecord, movers: list[int], drops: Drops) -> list[ra
     """The move indices of each stretch of the game where its loser's score fell
     suddenly: from the loser's last move scored `drops.high` or more to its first move
     scored `drops.low` or less, when at most `drops.within` of its scored moves apart.
-    `movers` is the seat that made each move. None for a game no side won."""
+    `movers` is the seat that made each move. Empty for a game no side won."""
     loser = LOSER_INDEX.get(game.result)
     if loser is None:
         return []

@@ -18,6 +18,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from strength import option_pairs
+
 from canter.adapters.client import Engine, Limit
 from canter.engine import Position, parse_move
 
@@ -55,12 +57,7 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an engine option to set before the suite (repeatable)")
     args = parser.parse_args()
-    options = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            parser.error(f"--option takes NAME=VALUE, not {item!r}")
-        options[name.strip()] = value
+    options = dict(option_pairs(parser, "--option", args.option))
     suites = args.suites or sorted(HERE.glob("tactics-*.txt"))
     if not suites:
         raise SystemExit("no suite: give a file, or make one with bench/find_tactics.py")
