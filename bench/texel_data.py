@@ -13,6 +13,15 @@ searcher has seen a forced win or loss) becomes a line
 points: a win 1, a loss 0, a draw 1/2 (two seats) or 1/3 (three seats). A game is written
 whole, then a line `# game N`; a rerun with the same --out appends and skips the games the
 file already holds, so an interrupted run resumes.
+
+    python bench/texel_data.py --variant camelot --records match.pgn ... --out camelot.texel
+
+takes the positions from game records instead, such as the arbiter's records of matches at
+real time controls: every position before a move the engine searched (book moves carry no
+score) that is quiet, until a score in the record says a side has a forced result, labelled
+with the game's result. Only finished games ended normally (no time forfeit, crash or
+adjudication) of the variant are read; each file's games are numbered from --first in the
+order read, so a rerun skips what the output holds.
 """
 
 from __future__ import annotations
@@ -25,6 +34,13 @@ import time
 from collections.abc import Iterator
 from multiprocessing import Pool
 
+from canter.adapters.records.format import (
+    GameRecord,
+    ReplayError,
+    game_positions,
+    parse_result,
+    read_games_file,
+)
 from canter.engine import Position, get_variant
 from canter.engine.rules.movegen import must_capture
 from canter.engine.search.limits import Limits, SearchInfo, StopFlag
@@ -70,6 +86,63 @@ def play_game(variant: str, index: int, nodes: int, seed: int, opening: int,
         pos.push(result.best)
     lines = [f"{text} ; result {_points_text(points(pos, seat))}" for text, seat in kept]
     return lines, pos
+
+
+def record_lines(record: GameRecord, variant: str) -> list[str] | None:
+    """The labelled lines of one game record, or None when the record does not qualify: another
+    variant, a team game, unfinished, or not ended by the rules."""
+    try:
+        if record.variant != variant:
+            return None
+    except ValueError:
+        return None
+    if get_variant(variant).teams or record.tags.get("Termination", "normal") != "normal":
+        return None
+    nseats = get_variant(variant).nseats
+    try:
+        result = parse_result(record.result, nseats)
+        start, moves, _ = game_positions(record)
+    except (ValueError, ReplayError):
+        return None
+    if result is None:
+        return None
+    pos = start.copy()
+    lines = []
+    for i, move in enumerate(moves):
+        comment = record.comments[i] if i < len(record.comments) else None
+        score = comment.score if comment is not None else None
+        # From the first forced result announced the game says nothing about the evaluation.
+        if score is not None and score.startswith("#"):
+            break
+        if score is not None and not must_capture(pos):
+            lines.append(f"{pos.to_string()} ; result {_points_text(float(result[pos.turn]))}")
+        pos.push(move)
+    return lines
+
+
+def run_records(paths: list[str], variant: str, out: str, first: int = 0,
+                quiet: bool = False) -> int:
+    """Write the positions of the records' games the file does not hold yet; returns the
+    number of lines written."""
+    done = done_games(out)
+    written = games = 0
+    index = first
+    with open(out, "a", encoding="utf-8") as f:
+        for path in paths:
+            for record in read_games_file(path):
+                index += 1
+                if index - 1 in done:
+                    continue
+                lines = record_lines(record, variant)
+                if lines is None:
+                    continue
+                f.writelines(line + "\n" for line in lines)
+                f.write(f"# game {index - 1}\n")
+                written += len(lines)
+                games += 1
+            if not quiet:
+                sys.stderr.write(f"{path}: {games} games, {written} positions so far\n")
+    return written
 
 
 def _points_text(p: float) -> str:
@@ -136,8 +209,14 @@ def main() -> None:
     ap.add_argument("--opening", type=int, default=4, help="random plies at the start")
     ap.add_argument("--book", type=int, default=8, help="plies not written at the start")
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
+    ap.add_argument("--records", nargs="+", metavar="PGN",
+                    help="take the positions from these game records instead of self-play")
     a = ap.parse_args()
     get_variant(a.variant)  # a bad name fails here, before any process starts
+    if a.records:
+        n = run_records(a.records, a.variant, a.out, a.first)
+        print(f"{n} positions written to {a.out}")
+        return
     n = run(a.variant, a.games, a.nodes, a.out, a.seed, a.jobs, a.opening, a.book, a.first)
     print(f"{n} positions written to {a.out}")
 
