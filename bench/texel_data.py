@@ -20,8 +20,8 @@ takes the positions from game records instead, such as the arbiter's records of 
 real time controls: every position before a move the engine searched (book moves carry no
 score) that is quiet, until a score in the record says a side has a forced result, labelled
 with the game's result. Only finished games ended normally (no time forfeit, crash or
-adjudication) of the variant are read; each file's games are numbered from --first in the
-order read, so a rerun skips what the output holds.
+adjudication) of the variant are read; the games are numbered from --first in the order
+read, across the files, so a rerun with the same files skips what the output holds.
 """
 
 from __future__ import annotations
@@ -96,11 +96,11 @@ def record_lines(record: GameRecord, variant: str) -> list[str] | None:
             return None
     except ValueError:
         return None
-    if get_variant(variant).teams or record.tags.get("Termination", "normal") != "normal":
+    rules = get_variant(variant)
+    if rules.teams or record.tags.get("Termination", "normal") != "normal":
         return None
-    nseats = get_variant(variant).nseats
     try:
-        result = parse_result(record.result, nseats)
+        result = parse_result(record.result, rules.nseats)
         start, moves, _ = game_positions(record)
     except (ValueError, ReplayError):
         return None
@@ -130,14 +130,12 @@ def run_records(paths: list[str], variant: str, out: str, first: int = 0,
     with open(out, "a", encoding="utf-8") as f:
         for path in paths:
             for record in read_games_file(path):
-                index += 1
-                if index - 1 in done:
-                    continue
-                lines = record_lines(record, variant)
+                number, index = index, index + 1
+                lines = None if number in done else record_lines(record, variant)
                 if lines is None:
                     continue
                 f.writelines(line + "\n" for line in lines)
-                f.write(f"# game {index - 1}\n")
+                f.write(f"# game {number}\n")
                 written += len(lines)
                 games += 1
             if not quiet:
