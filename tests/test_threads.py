@@ -145,9 +145,13 @@ def test_two_threads_give_a_legal_move_in_every_game(two, index):
 
 def test_helpers_search_and_their_nodes_are_reported(two):
     pos = bench_positions()[3]
-    result, infos = search(two, pos, Limits(depth=3))
+    # The first search forks the helper; on a loaded machine a fresh helper may not have
+    # been scheduled before a short search ends, so the measured search is the second one,
+    # and deep enough to take a few tenths of a second.
+    search(two, pos, Limits(depth=1))
+    result, infos = search(two, pos, Limits(depth=4))
     main_nodes = two._smp.nodes
-    last = [i for i in infos if i.depth == 3][-1]
+    last = [i for i in infos if i.depth == 4][-1]
     assert last.nodes > main_nodes  # the helper's nodes are counted in
     assert two._pool.alive == 1
 
