@@ -1,4 +1,4 @@
-"""The capture extension (switch `capext`, off in play; docs/search.md): a node at the last
+"""The capture extension (switch `capext`, on in play in two-sided games; docs/search.md): a node at the last
 ply whose side must capture and has a choice of captures searches them a ply deeper, as
 the single-reply extension does for a node with one move. Every extension is reported to
 `Search.watch` and checked here against the rules library."""
@@ -34,3 +34,10 @@ def test_off_by_switch_and_never_with_three_seats():
     pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
                if extensions(p, 3, capext=1)[0])
     assert_gated(extensions, "capext", 3, pos, never=(("tri-camelot", 7),))
+
+
+def test_on_by_default_in_two_sided_games():
+    pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
+               if extensions(p, 3, capext=1)[0])
+    default, _ = extensions(pos, 3)
+    assert default == extensions(pos, 3, capext=1)[0]
