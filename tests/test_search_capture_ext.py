@@ -1,7 +1,7 @@
-"""The capture extension (switch `capext`, on in play in two-sided games; docs/search.md): a node at the last
-ply whose side must capture and has a choice of captures searches them a ply deeper, as
-the single-reply extension does for a node with one move. Every extension is reported to
-`Search.watch` and checked here against the rules library."""
+"""The capture extension (switch `capext`, on in play in two-sided games; docs/search.md):
+a node at the last ply whose side must capture and has a choice of captures searches them
+a ply deeper, as the single-reply extension does for a node with one move. Every extension
+is reported to `Search.watch` and checked here against the rules library."""
 
 from __future__ import annotations
 
