@@ -86,14 +86,16 @@ def test_a_charge_of_one_piece_is_left_to_the_search() -> None:
 
 def test_a_game_lost_to_a_charge_of_seven() -> None:
     # From a 10+0.1 game: Black played J11-J10, White answered H7-H9 (Black must take it)
-    # and then charged D7-F5-H7xJ9xJ11xH11xH9xF9xH11xJ13. At depth 2 White sees it only
-    # with the charges at the leaf.
+    # and then charged D7-F5-H7xJ9xJ11xH11xH9xF9xH11xJ13. At depth 2 the plain search
+    # (no capture extension) sees it only with the charges at the leaf; the capture
+    # extension, on in play, sees it too: Black's choice of captures is searched deeper.
     pos = Position.start("camelot")
     for text in ("E7-C5 H11-I12 C5-C7 C11-E9 D6-D8 D11-D9 D8-D6 E11-G9 F6-H8 "
                  "J11-J10").split():
         pos.push(parse_move(pos, text))
-    assert score(pos, 2, qcharge=1) > 500
-    assert score(pos, 2) < 100
+    assert score(pos, 2, qcharge=1, capext=0) > 500
+    assert score(pos, 2, capext=0) < 100
+    assert score(pos, 2) > 500
 
 
 def test_standing_pat_stays_possible() -> None:
