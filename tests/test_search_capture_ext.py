@@ -1,7 +1,8 @@
-"""The capture extension (switch `capext`, on in play in two-sided games; docs/search.md):
-a node at the last ply whose side must capture and has a choice of captures searches them
-a ply deeper, as the single-reply extension does for a node with one move. Every extension
-is reported to `Search.watch` and checked here against the rules library."""
+"""The capture extension (switch `capext`: on in play in two-sided games, in three seats
+only when switched on; docs/search.md): a node at the last ply whose side must capture
+and has a choice of captures searches them a ply deeper, as the single-reply extension
+does for a node with one move. Every extension is reported to `Search.watch` and checked
+here against the rules library."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def _choice(at, moves, remaining) -> tuple:
 extensions = seen_kind("capture-extended", _choice)
 
 
-@pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 3), ("chivalry", 1)])
+@pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 3), ("chivalry", 1),
+                                          ("tri-camelot", 2)])
 def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
     seen = decisions_along(extensions, variant, seed, 60, 15, depth=3, capext=1)
     for must, count, all_captures, remaining in seen:
@@ -30,10 +32,16 @@ def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
         assert remaining == 2  # only at the last ply, which it makes one deeper
 
 
-def test_off_by_switch_and_never_with_three_seats():
+def test_off_by_switch():
     pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
                if extensions(p, 3, capext=1)[0])
-    assert_gated(extensions, "capext", 3, pos, never=(("tri-camelot", 7),))
+    assert_gated(extensions, "capext", 3, pos, never=())
+
+
+def test_three_seats_take_it_only_when_switched_on():
+    pos = next(p for p in game_positions("tri-camelot", 2, plies=60, every=15)
+               if extensions(p, 3, capext=1)[0])
+    assert extensions(pos, 3)[0] == []
 
 
 def test_on_by_default_in_two_sided_games():

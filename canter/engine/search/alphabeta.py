@@ -909,9 +909,10 @@ class Search:
                         self.seat_k[s] = 1
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
-        # On: +67 Elo at 10+0.1 in Camelot (docs/search.md, "The capture extension at
-        # 10+0.1"); the other two-sided games share the capture duty it is about.
-        self.capext = not self.three and bool(self.options.get("capext", 1))
+        # On in two-sided games: +69 Elo at 10+0.1 in Camelot (docs/search.md, "The
+        # capture extension at 10+0.1"); the others share the capture duty it is about.
+        # Three seats: off unless switched on, until a test at real limits decides.
+        self.capext = bool(self.options.get("capext", 0 if self.three else 1))
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
         # feature is a switch, and `selective=1` turns them all on. Off in play: at 10+0.1
         # no combination of them scored above the build without them. Three seats never
