@@ -25,8 +25,9 @@ built-in book (which resumes the runs before 2026-11-25):
 --option sets an engine option of `new` (e.g. `--base HEAD --option
 EvalFile=bench/texel-camelot.json` tests a weight set against the same build); an existing
 path in a value is made absolute. Give --pgn to be able to resume: the same command with
-the same file plays only the missing games (and a decided SPRT does not play on). The
-last line is a row for the results table in docs/search.md ("Testing at real limits").
+the same file plays only the missing games (and a decided SPRT does not play on). Ctrl-C
+or SIGTERM stops a run and still prints its row. The last line is a row for the results
+table in docs/search.md ("Testing at real limits").
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -423,10 +425,17 @@ def main(argv: list[str] | None = None) -> int:
                                 fixed=args.fixed)
         print("$ " + shlex.join(command), flush=True)
         match = subprocess.Popen(command, env=checkout_env())
+        # SIGTERM (`kill`, a batch system, a run in the background, where Ctrl-C's signal
+        # is ignored) ends the run as Ctrl-C does: the arbiter, which alone receives no
+        # signal then, is handed it, saves its games and summary, and the row is printed.
+        previous = signal.signal(signal.SIGTERM,
+                                 lambda signum, frame: match.send_signal(signal.SIGTERM))
         try:
             code = match.wait()
         except KeyboardInterrupt:  # the arbiter has the same signal: let it save and end
             code = match.wait()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         try:
             summary = json.loads(Path(json_path).read_text(encoding="utf-8"))
         except (OSError, ValueError):

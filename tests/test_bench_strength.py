@@ -497,6 +497,39 @@ def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
     print(f"end to end in {time.monotonic() - started:.1f} s")
 
 
+def test_sigterm_stops_a_run_with_its_games_saved_and_its_row_printed(tmp_path) -> None:
+    # A run in the background ignores Ctrl-C's signal; `kill` (SIGTERM) of the script
+    # must stop the arbiter too, keep every finished game and still print the row.
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-local", str(ROOT), str(clone)],
+                   check=True, capture_output=True)
+    pgn = tmp_path / "run.pgn"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    run = subprocess.Popen([sys.executable, str(BENCH / "strength.py"), "--base", "HEAD",
+                            "--repo", str(clone), "--nodes", "50", "--games", "400",
+                            "--concurrency", "1", "--pgn", str(pgn), "--change", "nothing"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 180
+        while not (pgn.exists() and pgn.read_text(encoding="utf-8").count('[Event "') >= 2):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "no game finished in time"
+            time.sleep(0.2)
+        run.terminate()
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 130, out + err  # the arbiter's code for an interrupted run
+    played = pgn.read_text(encoding="utf-8").count('[Event "')
+    row = out.splitlines()[-1].split(" | ")
+    assert row[1:5] == ["nothing", "camelot", "nodes 50", str(played)], out
+    assert f"unfinished ({played} of 400 games)" in row[7]
+    left = subprocess.run(["pgrep", "-f", str(pgn)], capture_output=True, text=True)
+    assert left.stdout == "", "the arbiter outlived the script"
+
+
 def test_the_arbiter_runs_this_checkout_first_whatever_pythonpath_holds() -> None:
     env = strength.checkout_env({"PYTHONPATH": "/elsewhere", "HOME": "/h"})
     assert env["PYTHONPATH"] == str(ROOT) + os.pathsep + "/elsewhere"
