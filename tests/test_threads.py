@@ -299,17 +299,22 @@ class Engine(UciEngine):
 
 def children(pid: int) -> list[int]:
     """The child processes of every thread of `pid` (a helper is forked by a search thread,
-    and passes to another thread of the engine when that one ends)."""
+    and passes to another thread of the engine when that one ends). While it passes, no
+    thread's list holds it, so an empty answer is read again for up to two seconds."""
     if not os.path.exists(f"/proc/{pid}/task/{pid}/children"):
         pytest.skip("no /proc children lists here")
-    out = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(x) for x in f.read().split()]
-        except FileNotFoundError:
-            pass  # a thread that ended meanwhile (its children passed to another)
-    return out
+    deadline = time.monotonic() + 2.0
+    while True:
+        out = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/children") as f:
+                    out += [int(x) for x in f.read().split()]
+            except FileNotFoundError:
+                pass  # a thread that ended meanwhile (its children passed to another)
+        if out or time.monotonic() > deadline:
+            return out
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("variant", ["camelot", "tri-camelot", "grand-cam"])
