@@ -21,6 +21,12 @@ def _choice(at, moves, remaining) -> tuple:
 extensions = seen_kind("capture-extended", _choice)
 
 
+def extended_position(variant: str, seed: int):
+    """The first position of a seeded random game where the switched-on extension acts."""
+    return next(p for p in game_positions(variant, seed, plies=60, every=15)
+                if extensions(p, 3, capext=1)[0])
+
+
 @pytest.mark.parametrize("variant,seed", [("camelot", 1), ("camelot", 3), ("chivalry", 1),
                                           ("tri-camelot", 2)])
 def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
@@ -33,19 +39,16 @@ def test_only_a_choice_between_compulsory_captures_is_extended(variant, seed):
 
 
 def test_off_by_switch():
-    pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
-               if extensions(p, 3, capext=1)[0])
+    pos = extended_position("camelot", 1)
     assert_gated(extensions, "capext", 3, pos, never=())
 
 
 def test_three_seats_take_it_only_when_switched_on():
-    pos = next(p for p in game_positions("tri-camelot", 2, plies=60, every=15)
-               if extensions(p, 3, capext=1)[0])
+    pos = extended_position("tri-camelot", 2)
     assert extensions(pos, 3)[0] == []
 
 
 def test_on_by_default_in_two_sided_games():
-    pos = next(p for p in game_positions("camelot", 1, plies=60, every=15)
-               if extensions(p, 3, capext=1)[0])
+    pos = extended_position("camelot", 1)
     default, _ = extensions(pos, 3)
     assert default == extensions(pos, 3, capext=1)[0]
