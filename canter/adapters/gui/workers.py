@@ -146,6 +146,16 @@ class Analyser:
         k = info.multipv or 1
         fresh = {key: v for key, v in info_dict(info).items() if v not in (None, [])}
         lines[k] = {**lines.get(k, {}), **fresh}
+        # The lines of one search start with different moves, so a lower-ranked line that
+        # starts with this line's move is a stale report (of the last depth, while the new
+        # one is reported line by line); the page would show that move twice. It waits for
+        # its own report.
+        first = (lines[k].get("pv") or [None])[0]
+        if first is None:
+            return
+        for j in [j for j in lines if j > k]:
+            if (lines[j].get("pv") or [None])[0] == first:
+                del lines[j]
 
     def follow(self) -> None:
         """The game changed under a running analysis (a watched file grew, a move was
