@@ -8,7 +8,9 @@ weights (evaluate.py `Evaluator.terms`, with the endgame quarter applied to the 
 the pair race, which is added after it), so each
 position's counts are computed once, and an iteration is a few passes over columns of
 numbers. First the scale K of the sigmoid  result ~ 1 / (1 + 10^(-K * eval / 400))  is fitted
-with the current weights, then the weights (Man stays 100: it fixes the scale) follow the
+with the current weights (three seats: result ~ 1 / (1 + 10^(-K * eval / 400 - B)) with an
+offset B fitted too, since an even position gives each seat a third, not a half, of a
+win), then the weights (Man stays 100: it fixes the scale) follow the
 gradient of the mean squared error (Adam steps). A share of the games (--holdout) is kept out
 of the fit and its error reported, so overfitting shows; the weights written are those with
 the lowest held-out error seen.
@@ -22,7 +24,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import mul
 
 from canter.engine import Position, get_variant
@@ -31,6 +33,7 @@ from canter.engine.search.evaluate import (
     Evaluator,
     Weights,
     term_weights,
+    weight_changes,
     weights_for,
     weights_from_terms,
 )
@@ -140,26 +143,19 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def mse(data: Data, weights: list[float], k: float) -> float:
+def mse(data: Data, weights: list[float], k: float, bias: float = 0.0) -> float:
     if not len(data):
         return float("nan")
     c = k * LN10 / 400
+    b = bias * LN10
     total = 0.0
     for e, y in zip(evals(data, weights), data.results, strict=True):
-        total += (y - _sigmoid(c * e)) ** 2
+        total += (y - _sigmoid(c * e + b)) ** 2
     return total / len(data)
 
 
-def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0) -> float:
-    """The K of least error: golden-section search on log K (the error is unimodal in K)."""
-    es = evals(data, weights)
-    ys = data.results
-
-    def err(logk: float) -> float:
-        c = math.exp(logk) * LN10 / 400
-        return sum((y - _sigmoid(c * e)) ** 2 for e, y in zip(es, ys, strict=True))
-
-    a, b = math.log(lo), math.log(hi)
+def _golden(err, a: float, b: float) -> float:
+    """The x of least err(x) in [a, b] (err unimodal there)."""
     g = (math.sqrt(5) - 1) / 2
     x1, x2 = b - g * (b - a), a + g * (b - a)
     f1, f2 = err(x1), err(x2)
@@ -172,11 +168,52 @@ def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0) 
             a, x1, f1 = x1, x2, f2
             x2 = a + g * (b - a)
             f2 = err(x2)
-    return math.exp((a + b) / 2)
+    return (a + b) / 2
 
 
-def gradient(data: Data, weights: list[float], k: float, free: list[int]) -> list[float]:
+def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0,
+          bias: float = 0.0) -> float:
+    """The K of least error: golden-section search on log K (the error is unimodal in K)."""
+    es = evals(data, weights)
+    ys = data.results
+    b = bias * LN10
+
+    def err(logk: float) -> float:
+        c = math.exp(logk) * LN10 / 400
+        return sum((y - _sigmoid(c * e + b)) ** 2 for e, y in zip(es, ys, strict=True))
+
+    return math.exp(_golden(err, math.log(lo), math.log(hi)))
+
+
+def fit_bias(data: Data, weights: list[float], k: float) -> float:
+    """The offset B of least error for this K, in the sigmoid's units (log10 of the odds)."""
+    es = evals(data, weights)
+    ys = data.results
     c = k * LN10 / 400
+
+    def err(bias: float) -> float:
+        b = bias * LN10
+        return sum((y - _sigmoid(c * e + b)) ** 2 for e, y in zip(es, ys, strict=True))
+
+    return _golden(err, -3.0, 3.0)
+
+
+def fit_scale(data: Data, weights: list[float], offset: bool) -> tuple[float, float]:
+    """(K, B): K alone where `offset` is false (B = 0), else K and B in turns."""
+    k = fit_k(data, weights)
+    if not offset:
+        return k, 0.0
+    bias = 0.0
+    for _ in range(4):
+        bias = fit_bias(data, weights, k)
+        k = fit_k(data, weights, bias=bias)
+    return k, bias
+
+
+def gradient(data: Data, weights: list[float], k: float, free: list[int],
+             bias: float = 0.0) -> list[float]:
+    c = k * LN10 / 400
+    b = bias * LN10
     n = len(data)
     acc, race = _sums(data, weights)
     cuts = _cuts(data, acc)
@@ -184,7 +221,7 @@ def gradient(data: Data, weights: list[float], k: float, free: list[int]) -> lis
     # the eval but the pair race's.
     r = []
     for d, cut, rc, y in zip(acc, cuts, race, data.results, strict=True):
-        s = _sigmoid(c * (d * cut + rc))
+        s = _sigmoid(c * (d * cut + rc) + b)
         r.append(2 * (s - y) * s * (1 - s) * c / n)
     g = [0.0] * len(weights)
     for j in free:
@@ -197,7 +234,7 @@ def gradient(data: Data, weights: list[float], k: float, free: list[int]) -> lis
 
 def tune(train: Data, start: list[float], k: float, iterations: int, rate: float = 1.0,
          valid: Data | None = None, frozen: tuple[str, ...] = (),
-         log=None) -> tuple[list[float], int]:
+         log=None, bias: float = 0.0) -> tuple[list[float], int]:
     """Adam on the training error from `start`. Returns the weights with the lowest held-out
     error seen (the training error's when there is no held-out set) and the iteration they
     were seen at."""
@@ -208,9 +245,9 @@ def tune(train: Data, start: list[float], k: float, iterations: int, rate: float
     v = [0.0] * len(w)
     b1, b2, eps = 0.9, 0.999, 1e-12
     judge = valid if valid is not None and len(valid) else train
-    best, best_err, best_it = list(w), mse(judge, w, k), 0
+    best, best_err, best_it = list(w), mse(judge, w, k, bias), 0
     for it in range(1, iterations + 1):
-        g = gradient(train, w, k, free)
+        g = gradient(train, w, k, free, bias)
         for j in free:
             m[j] = b1 * m[j] + (1 - b1) * g[j]
             v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j]
@@ -218,12 +255,12 @@ def tune(train: Data, start: list[float], k: float, iterations: int, rate: float
             vh = v[j] / (1 - b2 ** it)
             w[j] -= rate * mh / (math.sqrt(vh) + eps)
         if judge is not train or it % 10 == 0 or it == iterations:
-            err = mse(judge, w, k)
+            err = mse(judge, w, k, bias)
             if err < best_err:
                 best, best_err, best_it = list(w), err, it
         if log and (it % 25 == 0 or it == iterations):
-            log(f"iteration {it}: training {mse(train, w, k):.6f}"
-                + (f", held out {mse(valid, w, k):.6f}" if judge is valid else ""))
+            log(f"iteration {it}: training {mse(train, w, k, bias):.6f}"
+                + (f", held out {mse(valid, w, k, bias):.6f}" if judge is valid else ""))
     return best, best_it
 
 
@@ -231,7 +268,7 @@ def tuned_json(weights: Weights) -> dict[str, object]:
     """The tuned fields only, so that a file loaded for another game changes no more."""
     out: dict[str, object] = {}
     for name in ("man", "knight", "advance", "race", "defence", "cohesion", "hanging",
-                 "tempo", "race_step", "defended", "chain", "pair_race"):
+                 "tempo", "race_step", "defended", "chain", "threat1", "threat2", "pair_race"):
         value = getattr(weights, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     return out
@@ -253,8 +290,11 @@ def main() -> None:
     base = weights_for(variant)
     if a.start:
         with open(a.start, encoding="utf-8") as f:
-            base = Weights(**{k: tuple(x) if isinstance(x, list) else x
-                              for k, x in json.load(f).items()})
+            # Over the game's own weights, as the engine's EvalFile option reads a file.
+            try:
+                base = replace(base, **weight_changes(json.load(f)))
+            except ValueError as exc:
+                ap.error(f"--start {a.start}: {exc}")
     frozen = tuple(filter(None, a.freeze.split(",")))
     for name in frozen:
         if name not in TERM_NAMES:
@@ -273,14 +313,16 @@ def main() -> None:
     log(f"{len(samples)} positions from {games} games: {len(train)} to fit, {len(valid)} "
         f"held out ({time.time() - started:.0f} s to read)")
     start = [float(x) for x in term_weights(base)]
-    k = fit_k(train, start)
-    before = (mse(train, start, k), mse(valid, start, k))
-    log(f"K = {k:.4f}; error before: training {before[0]:.6f}, held out {before[1]:.6f}")
-    best, at = tune(train, start, k, a.iterations, a.rate, valid, frozen, log)
+    three = variant.nseats > 2 and not variant.is_team_game
+    k, bias = fit_scale(train, start, offset=three)
+    scale = f"K = {k:.4f}" + (f", B = {bias:.4f}" if three else "")
+    before = (mse(train, start, k, bias), mse(valid, start, k, bias))
+    log(f"{scale}; error before: training {before[0]:.6f}, held out {before[1]:.6f}")
+    best, at = tune(train, start, k, a.iterations, a.rate, valid, frozen, log, bias)
     tuned = weights_from_terms(best, base)
     final = [float(x) for x in term_weights(tuned)]  # rounded, as the engine will use them
-    after = (mse(train, final, k), mse(valid, final, k))
-    print(f"positions: {len(train)} to fit, {len(valid)} held out; K = {k:.4f}")
+    after = (mse(train, final, k, bias), mse(valid, final, k, bias))
+    print(f"positions: {len(train)} to fit, {len(valid)} held out; {scale}")
     print(f"error before: training {before[0]:.6f}, held out {before[1]:.6f}")
     print(f"error after:  training {after[0]:.6f}, held out {after[1]:.6f} "
           f"(weights of iteration {at})")

@@ -37,7 +37,8 @@ import texel_tune  # noqa: E402
 
 # The new terms and the hanging term switched on, with values that keep hanging_loss's
 # rounding exact (so the identity below holds to the unit).
-ALL_ON = Weights(hanging=100, defended=7, chain=30, race_step=5, cohesion=4, pair_race=30)
+ALL_ON = Weights(hanging=100, defended=7, chain=30, race_step=5, cohesion=4, pair_race=30,
+                 threat1=50, threat2=20)
 
 
 def playout_positions(variant: str, games: int, plies: int, seed: int) -> list[Position]:
@@ -87,13 +88,75 @@ def test_the_score_is_the_terms_times_the_weights(variant):
     assert (used[TERM_NAMES.index("pair_race")] > 0) == (variant != "grand-cam")
     if variant == "camelot":
         assert used[TERM_NAMES.index("race0")] > 0 and used[TERM_NAMES.index("race1")] > 0
+        assert used[TERM_NAMES.index("threat1")] > 0 and used[TERM_NAMES.index("threat2")] > 0
         assert cuts > 0  # the endgame quarter was met too
+    if variant == "grand-cam":  # no castle-entry reach in team games
+        assert used[TERM_NAMES.index("threat1")] == used[TERM_NAMES.index("threat2")] == 0
 
 
-def test_the_terms_refuse_three_seats():
+@pytest.mark.parametrize("weights", [None, replace(ALL_ON, threat1=300, threat2=100)])
+def test_three_seat_terms_are_the_score_to_within_the_floor_of_the_mean(weights):
+    positions = playout_positions("tri-camelot", 4, 150, seed=5)
+    used = [0.0] * len(TERM_NAMES)
+    apart = 0
+    ev = Evaluator(positions[0].variant, weights)
+    w = term_weights(ev.w)
+    for pos in positions:
+        for seat in range(3):
+            counts, mine, theirs = ev.terms(pos, seat)
+            assert not mine and not theirs  # no endgame cut in three seats
+            value = linear_score(counts, w, mine, theirs)
+            # relative() floors the opponents' mean, the linear form does not.
+            assert 0 <= ev.relative(pos, seat) - value < 1, pos.to_string()
+            apart += value != ev.relative(pos, seat)
+            used = [u + abs(c) for u, c in zip(used, counts, strict=True)]
+    assert apart > 0  # the floor was met, so the bound above was tested
+    for name in ("man", "knight", "advance", "race1", "defence", "cohesion", "hanging",
+                 "tempo", "race_step", "defended", "chain", "threat1", "threat2"):
+        assert used[TERM_NAMES.index(name)] > 0, name
+    assert used[TERM_NAMES.index("pair_race")] == 0  # two seats only
+
+
+def test_the_castle_entry_reach_is_counted_whatever_its_weight():
+    # White F15 steps into the Black castle next move; Black is far from White's.
+    pos = setup("camelot", w="F15 D6 E6", b="D11 E11 F11")
+    ev = Evaluator(pos.variant)
+    assert ev.w.threat1 == ev.w.threat2 == 0
+    threat1, threat2 = TERM_NAMES.index("threat1"), TERM_NAMES.index("threat2")
+    white, _, _ = ev.terms(pos, 0)
+    black, _, _ = ev.terms(pos, 1)
+    assert (white[threat1], white[threat2]) == (1, 0)
+    assert (black[threat1], black[threat2]) == (-1, 0)
+    # Weighed, the count is what the evaluation adds.
+    on = Evaluator(pos.variant, replace(ev.w, threat1=70))
+    assert on.relative(pos, 0) - ev.relative(pos, 0) == 70
+
+
+def test_three_seats_count_the_nearest_opponent_s_entry():
+    # Tri-Camelot: an opponent one move from entering outweighs another two moves away,
+    # so the count is the own reach minus the nearest opponent's.
     pos = Position.start("tri-camelot")
-    with pytest.raises(ValueError, match="two sides"):
-        Evaluator(pos.variant).terms(pos, 0)
+    ev = Evaluator(pos.variant)
+    threat1, threat2 = TERM_NAMES.index("threat1"), TERM_NAMES.index("threat2")
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(400):
+        if pos.outcome() is not None:
+            pos = Position.start("tri-camelot")
+        pos.push(rng.choice(pos.legal_moves()))
+        allocc = 0
+        for bits in pos.occ:
+            allocc |= bits
+        for seat in range(3):
+            counts, _, _ = ev.terms(pos, seat)
+            reach = [ev.reach.moves_to_target(pos.occ, s, allocc, pos.kn)
+                     if pos.occ[s] else 3 for s in range(3)]
+            near = min((reach[s] for s in range(3) if s != seat and pos.occ[s]
+                        and s not in pos.eliminated), default=3)
+            own = (reach[seat] == 1) - (near == 1), (reach[seat] == 2) - (near == 2)
+            assert (counts[threat1], counts[threat2]) == own
+            seen.add(own)
+    assert len(seen) >= 3  # more than the trivial (0, 0) and one other
 
 
 def test_the_default_weights_leave_the_new_terms_off():
@@ -218,6 +281,33 @@ def test_the_gradient_is_the_slope_of_the_error_with_the_uncut_pair_race():
         up[j] += 1e-3
         down[j] -= 1e-3
         slope = (texel_tune.mse(data, up, 1.0) - texel_tune.mse(data, down, 1.0)) / 2e-3
+        assert g[j] == pytest.approx(slope, rel=1e-3, abs=1e-9), TERM_NAMES[j]
+
+
+def test_three_seat_scale_and_offset_are_found_and_the_gradient_uses_the_offset():
+    # Tri-Camelot positions labelled with the sigmoid of the score, shifted so that an even
+    # position is worth a third of a win (B = log10(1/2)): the fit finds K and B.
+    positions = playout_positions("tri-camelot", 3, 90, seed=4)
+    ev = Evaluator(positions[0].variant)
+    w = [float(x) for x in term_weights(ev.w)]
+    data = texel_tune.Data()
+    k_true, b_true = 0.7, math.log10(0.5)
+    for pos in positions:
+        counts, mine, theirs = ev.terms(pos, pos.turn)
+        e = linear_score(counts, w, mine, theirs)
+        data.add(counts, mine, theirs, 1 / (1 + 10 ** (-k_true * e / 400 - b_true)))
+    k, bias = texel_tune.fit_scale(data, w, offset=True)
+    assert k == pytest.approx(k_true, rel=0.02)
+    assert bias == pytest.approx(b_true, abs=0.01)
+    assert texel_tune.mse(data, w, k, bias) < texel_tune.mse(data, w, k) / 10
+    free = [TERM_NAMES.index(n) for n in ("knight", "race_step", "threat1", "tempo")]
+    g = texel_tune.gradient(data, w, 1.0, free, bias=-0.4)
+    for j in free:
+        up, down = list(w), list(w)
+        up[j] += 1e-3
+        down[j] -= 1e-3
+        slope = (texel_tune.mse(data, up, 1.0, -0.4)
+                 - texel_tune.mse(data, down, 1.0, -0.4)) / 2e-3
         assert g[j] == pytest.approx(slope, rel=1e-3, abs=1e-9), TERM_NAMES[j]
 
 

@@ -10,7 +10,7 @@ import pytest
 from builders import setup
 
 from canter.engine import Position, get_variant
-from canter.engine.search.evaluate import Evaluator
+from canter.engine.search.evaluate import TERM_NAMES, Evaluator
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 from canter.engine.search.threats import Reach
@@ -165,8 +165,10 @@ def test_camelot_reach_terms_score_the_next_entry_only_when_weighted():
     assert gap_weighted - gap_plain == 300 - 100  # one move against two
     # The same for Black's side of the score.
     assert weighted.relative(near, 1) - weighted.relative(far, 1) == -gap_weighted
-    with pytest.raises(ValueError, match="not a linear term"):
-        weighted.terms(near, 0)
+    # For tuning, the reach is two linear terms: one move (threat1) for White.
+    counts, _, _ = weighted.terms(near, 0)
+    assert counts[TERM_NAMES.index("threat1")] == 1
+    assert counts[TERM_NAMES.index("threat2")] == 0
 
 
 @pytest.mark.parametrize("variant", ["camelot", "tri-camelot"])

@@ -160,6 +160,7 @@ class Evaluator:
         self.partners = variant.partners
         self.teams = variant.is_team_game
         self.threat = (0, weights.threat1, weights.threat2, 0)
+        self.reach_for_terms: Reach | None = None  # terms() counts the reach whatever weighs it
         # Two seats with a material draw: the piece count at or below which a lead is thin.
         self.thin = variant.win_min_pieces if n == 2 and variant.bare_max_pieces else 0
 
@@ -393,28 +394,31 @@ class Evaluator:
     # ---- the score as a linear form, for tuning (bench/texel_tune.py) ---------------------
     def terms(self, pos: Position, seat: int) -> tuple[list[float], bool, bool]:
         """The score for `seat` as counts, one per name of TERM_NAMES, such that
-        `linear_score(counts, term_weights(w), *cut)` is `relative(pos, seat)` (two sides
-        only: two seats or two teams). `cut` says whether each side is thin (the endgame
-        quarter applies to a lead of that side, but not to the pair race); the hanging count
-        uses the weights' own Man and Knight values, so it is linear in `hanging` alone. The
-        pair race is counted whatever its weight (two seats, endings), so the tuner can
-        weigh it."""
+        `linear_score(counts, term_weights(w), *cut)` is `relative(pos, seat)`: exactly in
+        two-sided games (two seats, two teams), and to within the unit in three seats,
+        where relative() floors the opponents' mean. `cut` says whether each side is thin
+        (the endgame quarter applies to a lead of that side, but not to the pair race);
+        the hanging count uses the weights' own Man and Knight values, so it is linear in
+        `hanging` alone. The pair race (two seats, endings) and the castle-entry reach
+        (`threat1`, `threat2`; not in team games) are counted whatever their weights, so
+        the tuner can weigh them."""
         v = self.variant
-        if v.nseats > 2 and not self.teams:
-            raise ValueError("the linear terms cover two sides only (two seats or two teams)")
-        if self.two_threats:
-            raise ValueError("the castle-entry reach (threat1, threat2) is not a linear "
-                             "term: tune with it off")
         allocc = 0
         for bits in pos.occ:
             allocc |= bits
         mine = self.partners[seat] if self.teams else (seat,)
+        if self.teams or v.nseats == 2:
+            # Each side's counts whole: own (or the team's) minus the other's.
+            share = {s: (1.0 if s in mine else -1.0) for s in range(v.nseats)}
+        else:
+            # Three seats: own minus the mean of the opponents with pieces on the board.
+            others = [s for s in range(v.nseats) if s != seat and pos.occ[s]]
+            share = {seat: 1.0, **{s: -1.0 / len(others) for s in others}}
         total = [0.0] * len(TERM_NAMES)
-        for s in range(v.nseats):
-            sign = 1 if s in mine else -1
+        for s, sign in share.items():
             for i, x in enumerate(self._seat_terms(pos, s, allocc)):
                 total[i] += sign * x
-        sign = 1 if pos.turn in mine else -1
+        sign = share.get(pos.turn, 0.0)
         total[_TEMPO] += sign
         # hanging_loss is (value of what hangs) * hanging // 100: linear in hanging but for
         # the rounding.
@@ -426,6 +430,8 @@ class Evaluator:
             total[_HANGING] -= sign * value / 100
         total[_CHAIN] -= sign * self.chain_loss(pos, pos.turn)
         if not self.teams:
+            self._threat_terms(pos, seat, allocc, total)
+        if not self.teams and v.nseats == 2:
             moves = self.race_moves(pos)
             if moves is not None:
                 total[_PAIR_RACE] = moves[1 - seat] - moves[seat]
@@ -434,6 +440,31 @@ class Evaluator:
         thin = self.thin
         return (total, pos.occ[seat].bit_count() <= thin,
                 pos.occ[1 - seat].bit_count() <= thin)
+
+    def _threat_terms(self, pos: Position, seat: int, allocc: int,
+                      total: list[float]) -> None:
+        """_threats as counts: the seat's own entry in one or two moves, minus that of the
+        opponent whose entry weighs most under the weights in use (the nearest, as long
+        as threat1 >= threat2 >= 0)."""
+        reach = self.reach
+        if reach is None:
+            reach = self.reach_for_terms
+            if reach is None:
+                reach = self.reach_for_terms = Reach(self.variant)
+        threat = self.threat
+        if pos.occ[seat]:
+            moves = reach.moves_to_target(pos.occ, seat, allocc, pos.kn)
+            if moves in (1, 2):
+                total[_THREAT1 + moves - 1] += 1
+        worst = None
+        for s in range(self.variant.nseats):
+            if s != seat and pos.occ[s] and s not in pos.eliminated:
+                moves = reach.moves_to_target(pos.occ, s, allocc, pos.kn)
+                key = (threat[moves], moves in (1, 2), -moves)
+                if worst is None or key > worst[0]:
+                    worst = (key, moves)
+        if worst is not None and worst[1] in (1, 2):
+            total[_THREAT1 + worst[1] - 1] -= 1
 
     def _seat_terms(self, pos: Position, seat: int, allocc: int) -> list[float]:
         """seat_score's counts (mirrors it term by term)."""
@@ -479,17 +510,18 @@ class Evaluator:
 RACE_TERMS = len(Weights().race)
 TERM_NAMES: tuple[str, ...] = (
     "man", "knight", "advance", *(f"race{d}" for d in range(RACE_TERMS)), "defence",
-    "cohesion", "hanging", "tempo", "race_step", "defended", "chain", "pair_race")
+    "cohesion", "hanging", "tempo", "race_step", "defended", "chain", "threat1", "threat2",
+    "pair_race")
 _MAN, _KNIGHT, _ADVANCE, _RACE = 0, 1, 2, 3
 (_DEFENCE, _COHESION, _HANGING, _TEMPO, _RACE_STEP, _DEFENDED,
- _CHAIN, _PAIR_RACE) = range(_RACE + RACE_TERMS, len(TERM_NAMES))
+ _CHAIN, _THREAT1, _THREAT2, _PAIR_RACE) = range(_RACE + RACE_TERMS, len(TERM_NAMES))
 
 
 def term_weights(w: Weights) -> list[float]:
     """The weights in TERM_NAMES order (race distances past the tuple's end weigh 0)."""
     race = list(w.race[:RACE_TERMS]) + [0] * (RACE_TERMS - len(w.race))
     return [w.man, w.knight, w.advance, *race, w.defence, w.cohesion, w.hanging, w.tempo,
-            w.race_step, w.defended, w.chain, w.pair_race]
+            w.race_step, w.defended, w.chain, w.threat1, w.threat2, w.pair_race]
 
 
 def weights_from_terms(values: list[float], base: Weights = DEFAULT_WEIGHTS) -> Weights:
@@ -499,7 +531,7 @@ def weights_from_terms(values: list[float], base: Weights = DEFAULT_WEIGHTS) -> 
                     race=tuple(r[_RACE:_RACE + RACE_TERMS]), defence=r[_DEFENCE],
                     cohesion=r[_COHESION], hanging=r[_HANGING], tempo=r[_TEMPO],
                     race_step=r[_RACE_STEP], defended=r[_DEFENDED], chain=r[_CHAIN],
-                    pair_race=r[_PAIR_RACE])
+                    threat1=r[_THREAT1], threat2=r[_THREAT2], pair_race=r[_PAIR_RACE])
 
 
 def linear_score(counts: list[float], weights: list[float], mine_thin: bool,
