@@ -396,3 +396,15 @@ def test_eval_file_through_the_pipes(tmp_path):
     assert evals[1] < evals[0] - 200  # the missing Knight now costs 400, not 160
     assert any(x.startswith("bestmove ") for x in lines) and "readyok" in lines
     assert run.returncode == 0
+
+
+@pytest.mark.parametrize("path", sorted(BENCH.glob("texel-*.json")), ids=lambda p: p.name)
+def test_the_shipped_weight_files_load_and_change_their_game_s_evaluation(path):
+    variant = "tri-camelot" if "tri-camelot" in path.name else "camelot"
+    changes = weight_changes(json.loads(path.read_text(encoding="utf-8")))
+    pos = playout_positions(variant, 1, 30, seed=1)[-1]
+    built_in = Evaluator(pos.variant)
+    tuned = Evaluator(pos.variant, replace(built_in.w, **changes))
+    assert tuned.w != built_in.w
+    assert any(tuned.relative(pos, s) != built_in.relative(pos, s)
+               for s in range(pos.variant.nseats))

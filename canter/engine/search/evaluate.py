@@ -49,7 +49,8 @@ class Weights:
     # (threats.py; where two pieces must be in, the next entry). Three seats: any
     # opponent's entry ends the game for us, so the opponents' term is the largest of
     # theirs, not the mean. Two seats: off by default, for the strength test to judge
-    # (own minus the opponent's; not one of the tuner's linear terms).
+    # (own minus the opponent's). Both are linear terms of the tuner in every game but
+    # team games.
     threat1: int = 0
     threat2: int = 0
     # Off by default, for the tuner to weigh (bench/texel_tune.py): per piece that no enemy
