@@ -19,9 +19,11 @@ built-in book (which resumes the runs before 2026-11-25):
   no SPRT: exactly --games games (default 1,000), the verdict from the likelihood of
   superiority (the acceptance of a whole piece of work over at least 1,000 games, whatever
   an SPRT would have decided on the way);
-- Tri-Camelot (the arbiter's SPRT is two-seat only): new against two copies of the base,
-  --games games (default 1,002: 334 openings in all three seat rotations), Elo from new's
-  pairwise places against the base seats.
+- Tri-Camelot: new against two copies of the base, the same SPRT over new's pairwise
+  score per game (1 for finishing ahead of a base, 1/2 for sharing its place, 0 for
+  finishing behind, averaged over the two), stopping at the first decision or at --games
+  (default 1,002: 334 openings in all three seat rotations), which is judged by the
+  likelihood of superiority; with --fixed, no SPRT: exactly --games games.
 --option sets an engine option of `new` (e.g. `--base HEAD --option
 EvalFile=bench/texel-camelot.json` tests a weight set against the same build); an existing
 path in a value is made absolute. Give --pgn to be able to resume: the same command with
@@ -60,7 +62,7 @@ DEFAULT_OPENINGS = {
     "chivalry": Path(__file__).resolve().parent / "openings-chivalry-2ply.txt",
     "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
 }
-# The arbiter's SPRT and pentanomial are for two seats; Tri-Camelot is judged from places.
+# Two seats: the pentanomial SPRT; Tri-Camelot: the SPRT over new's pairwise score per game.
 # Grand Cam (two teams of two) is not offered: its seats are not one engine each.
 TWO_SEATS = ("camelot", "cam", "camette", "chivalry")
 VARIANTS = (*TWO_SEATS, "tri-camelot")
@@ -121,7 +123,7 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
         command += ["--timemargin", str(timemargin)]
     if openings is not None:
         command += ["--openings", openings]
-    if variant in TWO_SEATS and not fixed:
+    if not fixed:
         command += ["--sprt", SPRT]
     if pgn is not None:
         command += ["--pgn", pgn]
@@ -165,41 +167,39 @@ def two_seat_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, s
     margin = pair["elo_margin"]
     elo_text = "n/a" if elo is None else f"{elo:+.1f} ± {margin:.1f}" if margin is not None \
         else f"{elo:+.1f}"
+    return str(games), result, elo_text, verdict(summary, games, total, pair["los"], fixed)
+
+
+def verdict(summary: dict | None, games: int, total: int, los: float, fixed: bool) -> str:
+    """The SPRT's decision from the arbiter's summary, else the verdict of fixed games."""
     if fixed:
-        return str(games), result, elo_text, "fixed games; " + fixed_games_verdict(
-            games, total, pair["los"])
-    sprt = summary.get("sprt") or {}
+        return "fixed games; " + fixed_games_verdict(games, total, los)
+    sprt = (summary or {}).get("sprt") or {}
     llr = sprt.get("llr")
     decision = sprt.get("decision")
     llr_text = f"LLR {llr:+.2f} ({sprt['lower']:+.2f}, {sprt['upper']:+.2f})" \
         if llr is not None else "LLR n/a"
     if decision == "H1":
-        verdict = f"H1 accepted, {llr_text}: kept"
-    elif decision == "H0":
-        verdict = f"H0 accepted, {llr_text}: dropped"
-    else:
-        verdict = f"{llr_text}, undecided; " + fixed_games_verdict(games, total, pair["los"])
-    return str(games), result, elo_text, verdict
+        return f"H1 accepted, {llr_text}: kept"
+    if decision == "H0":
+        return f"H0 accepted, {llr_text}: dropped"
+    return f"{llr_text}, undecided; " + fixed_games_verdict(games, total, los)
 
 
 def pairwise_scores(rankings: list[list[list[str]]], me: str) -> list[float]:
     """Per game, ME's mean score against each other seat: 1 finished ahead, 1/2 shared the
     place, 0 behind (the arbiter's "finished ahead of" table, kept game by game so that its
-    spread can be measured)."""
-    scores = []
-    for ranking in rankings:
-        place = {p: i for i, group in enumerate(ranking) for p in group}
-        if me not in place:
-            continue
-        others = [p for p in place if p != me]
-        points = [1.0 if place[me] < place[o] else 0.5 if place[me] == place[o] else 0.0
-                  for o in others]
-        scores.append(sum(points) / len(points))
-    return scores
+    spread can be measured; the arbiter's SPRT tests these scores)."""
+    from canter.adapters.arbiter.stats import pairwise_score
+
+    scores = [pairwise_score(ranking, me) for ranking in rankings]
+    return [x for x in scores if x is not None]
 
 
-def tri_row(rankings: list[list[list[str]]], total: int) -> tuple[str, str, str, str]:
-    """(games, result, Elo, verdict) for `new` from each game's ranking, best first."""
+def tri_row(rankings: list[list[list[str]]], total: int, summary: dict | None = None,
+            fixed: bool = True) -> tuple[str, str, str, str]:
+    """(games, result, Elo, verdict) for `new` from each game's ranking, best first; the
+    verdict from the SPRT in the arbiter's summary unless `fixed`."""
     scores = pairwise_scores(rankings, "new")
     games = len(scores)
     if games == 0:
@@ -222,7 +222,7 @@ def tri_row(rankings: list[list[list[str]]], total: int) -> tuple[str, str, str,
     los = 0.5 if spread == 0 else 0.5 * (1 + math.erf((mean - 0.5) / spread / math.sqrt(2)))
     result = (f"points {points:g}/{games} ({100 * points / games:.1f} %), "
               f"pairwise +{ahead} −{behind} ={level}")
-    return str(games), result, elo_text, fixed_games_verdict(games, total, los)
+    return str(games), result, elo_text, verdict(summary, games, total, los, fixed)
 
 
 def read_rankings(pgn: str) -> list[list[list[str]]]:
@@ -302,11 +302,11 @@ def parser() -> argparse.ArgumentParser:
     limits.add_argument("--nodes", help=argparse.SUPPRESS)  # tests of this script only
     p.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
     p.add_argument("--games", type=int, default=None,
-                   help=f"two seats: the SPRT's cap (default {SPRT_GAMES:,}); Tri-Camelot: "
-                        f"games, a multiple of 3 (default {TRI_GAMES:,})")
+                   help=f"the SPRT's cap, or with --fixed the games: two seats default "
+                        f"{SPRT_GAMES:,} ({FIXED_GAMES:,} with --fixed); Tri-Camelot a "
+                        f"multiple of 3, default {TRI_GAMES:,}")
     p.add_argument("--fixed", action="store_true",
-                   help=f"two seats: no SPRT, play exactly --games games (default "
-                        f"{FIXED_GAMES:,}) and judge by LOS")
+                   help="no SPRT: play exactly --games games and judge by LOS")
     p.add_argument("--pgn", help="game records; the same command with the same file resumes")
     p.add_argument("--openings", metavar="FILE|builtin",
                    help="start points (default: bench/openings-camelot-2ply.txt, "
@@ -378,9 +378,6 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
         if games < 2:
             p.error(f"--games must be at least 2 (one pair of games), not {games}")
     else:
-        if args.fixed:
-            p.error("--fixed is for two seats: a Tri-Camelot test always plays a fixed number "
-                    "of games")
         games = TRI_GAMES if games is None else games
         if games < 3 or games % 3:
             p.error(f"--games must be a positive multiple of 3 for tri-camelot (every "
@@ -449,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
                 # benchmark: the depths the engines reported with their moves.
                 print(depth_line(mean_depths(pgn)))
         else:
-            cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games)
+            cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games,
+                            summary, args.fixed)
     print(summary_row(time.strftime("%Y-%m-%d", time.gmtime()), change, args.variant, limit,
                       cells))
     return code

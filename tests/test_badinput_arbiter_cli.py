@@ -189,3 +189,14 @@ def test_rounds_and_games_that_disagree(command: str) -> None:
 def test_times_that_are_no_number_of_seconds(option: str, value: str) -> None:
     assert_error(canter("match", "--engine", E, "--engine", E, "--games", "1", option, value),
                  USAGE, option)
+
+
+def test_sprt_refuses_team_games() -> None:
+    # Grand Cam is two teams: neither the pentanomial of two seats nor the pairwise score
+    # of each seat for itself says what a team scored.
+    teams = ["--variant", "grand-cam", "--teams", *TWO]
+    assert_error(canter("match", *teams, "--sprt", "elo0=0 elo1=5"), USAGE,
+                 "--sprt", "not a team game")
+    four = ["--variant", "grand-cam", *THREE, "--engine", E]
+    assert_error(canter("match", *four, "--sprt", "elo0=0 elo1=5"), USAGE,
+                 "--sprt", "not a team game")

@@ -107,8 +107,6 @@ STRENGTH_USAGE = [
      "--games must be a positive multiple of 3"),
     (("--base", "HEAD", "--variant", "chess"), "--variant: invalid choice: 'chess'"),
     (("--base", "HEAD", "--variant", "grand-cam"), "--variant: invalid choice: 'grand-cam'"),
-    (("--base", "HEAD", "--variant", "tri-camelot", "--fixed"),
-     "--fixed is for two seats: a Tri-Camelot test always plays a fixed number"),
     (("--base", "HEAD", "--timemargin", "lots"), "--timemargin: invalid int value"),
     (("--base", "HEAD", "--timemargin", "-5"), "--timemargin must be at least 0 ms, not -5"),
 ]

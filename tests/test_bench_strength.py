@@ -219,7 +219,7 @@ def test_the_camelot_match_command_is_the_standard_sprt() -> None:
         "--pgn", "run.pgn", "--json", "/tmp/s.json"]
 
 
-def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> None:
+def test_the_tri_camelot_command_plays_two_copies_of_the_base_under_the_sprt() -> None:
     command = strength.match_command(
         python="python", base_command="/b/canter", base_sha="1234567abc",
         variant="tri-camelot", limit=strength.Limit("st", "1"), concurrency=1, games=1002,
@@ -230,7 +230,13 @@ def test_the_tri_camelot_command_plays_two_copies_of_the_base_and_no_sprt() -> N
         "--engine", "cmd=/b/canter name=base-1234567",
         "--engine", "cmd=/b/canter name=base-1234567-2",
         "--st", "1", "--concurrency", "1", "--games", "1002", "--timemargin", "50",
-        "--json", "s.json"]
+        "--sprt", strength.SPRT, "--json", "s.json"]
+    fixed = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc",
+        variant="tri-camelot", limit=strength.Limit("st", "1"), concurrency=1, games=1002,
+        pgn=None, json_path="s.json", fixed=True)
+    assert "--sprt" not in fixed
+    assert args_of("--variant", "tri-camelot") == (strength.Limit("tc", "10+0.1"), 1002)
 
 
 @pytest.mark.parametrize("variant", ["cam", "camette", "chivalry"])
@@ -419,9 +425,9 @@ def test_a_fixed_camelot_run_has_no_sprt_and_is_judged_by_its_games() -> None:
     assert strength.two_seat_row(summary(300, 280, 20, llr=None, decision=None, los=0.8),
                                 1000, fixed=True)[3] == (
         "fixed games; unfinished (600 of 1000 games): resume with the same --pgn")
-    with pytest.raises(SystemExit):
-        strength.check_args(p, p.parse_args(["--base", "HEAD", "--fixed",
-                                             "--variant", "tri-camelot"]))
+    # Tri-Camelot too: 1,002 games without the SPRT.
+    assert strength.check_args(p, p.parse_args(["--base", "HEAD", "--fixed",
+                                                "--variant", "tri-camelot"]))[1] == 1002
 
 
 def test_tri_camelot_elo_from_new_places_against_the_base_seats() -> None:
@@ -439,9 +445,18 @@ def test_tri_camelot_elo_from_new_places_against_the_base_seats() -> None:
     assert result == "points 1.5/4 (37.5 %), pairwise +4 −2 =2"
     assert elo == f"{-400 * math.log10(1 / mean - 1):+.1f} ± {(high - low) / 2:.1f}"
     los = 0.5 * (1 + math.erf((mean - 0.5) / sd / math.sqrt(2)))
-    assert verdict == f"too few games to decide (LOS {100 * los:.1f} %; at least 1,000)"
+    assert verdict == (f"fixed games; too few games to decide (LOS {100 * los:.1f} %; "
+                       "at least 1,000)")
     assert strength.tri_row(rankings, 6)[3] == (
-        "unfinished (4 of 6 games): resume with the same --pgn")
+        "fixed games; unfinished (4 of 6 games): resume with the same --pgn")
+    # Under the SPRT the arbiter's decision is the verdict, and undecided it says so.
+    sprt = {"llr": -3.1, "lower": -2.94, "upper": 2.94, "decision": "H0"}
+    assert strength.tri_row(rankings, 6, {"sprt": sprt}, fixed=False)[3] == (
+        "H0 accepted, LLR -3.10 (-2.94, +2.94): dropped")
+    sprt = {**sprt, "llr": 0.5, "decision": None}
+    assert strength.tri_row(rankings, 6, {"sprt": sprt}, fixed=False)[3] == (
+        "LLR +0.50 (-2.94, +2.94), undecided; unfinished (4 of 6 games): resume with the "
+        "same --pgn")
 
 
 def test_the_results_row_has_the_columns_of_the_table() -> None:

@@ -213,6 +213,23 @@ def test_sprt_stops_the_match(tmp_path: Path) -> None:
     assert "H1 accepted" in proc.stdout
 
 
+def test_a_three_seat_sprt_stops_the_match(tmp_path: Path) -> None:
+    # canter against two engines that play their first legal move: its pairwise score
+    # decides H1 long before the 60 games.
+    js = tmp_path / "s.json"
+    proc = run("match", "--variant", "tri-camelot", "--engine", f"{CANTER} name=canter",
+               "--engine", bad(name="first1"), "--engine", bad(name="first2"),
+               "--games", "60", "--depth", "2", "--maxplies", "150",
+               "--sprt", "elo0=0 elo1=150", "--json", str(js))
+    data = json.loads(js.read_text())
+    assert data["stopped_by_sprt"] is True
+    assert data["sprt"]["decision"] == "H1"
+    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
+    assert data["games_played"] < 60
+    assert "Pairwise score of canter against the others" in proc.stdout
+    assert "H1 accepted" in proc.stdout
+
+
 def _kill_when(path: Path, games: int, proc: subprocess.Popen, sig: int) -> None:
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:

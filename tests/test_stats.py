@@ -10,9 +10,11 @@ from canter.adapters.arbiter.stats import (
     elo_from_score,
     los,
     multi_seat_stats,
+    pairwise_score,
     pentanomial,
     pentanomial_elo,
     score_from_elo,
+    scores_elo,
     sprt,
     sprt_bounds,
     two_seat_stats,
@@ -164,3 +166,40 @@ def test_sprt_decides_a_run_of_identical_results():
     assert sprt(0, 5, wdl=(40, 0, 0)).decision == "H1"
     # One pair alone decides nothing.
     assert sprt(0, 5, penta=(0, 0, 0, 0, 1)).decision is None
+
+
+def test_pairwise_score_of_one_multi_seat_game():
+    # Ahead of both: 1; behind both: 0; first shared with one, ahead of the third:
+    # (1/2 + 1) / 2 = 3/4; not in the game: None.
+    assert pairwise_score([["a"], ["b"], ["c"]], "a") == 1.0
+    assert pairwise_score([["a"], ["b"], ["c"]], "c") == 0.0
+    assert pairwise_score([["a", "b"], ["c"]], "b") == 0.75
+    assert pairwise_score([["b"], ["a", "c"]], "a") == 0.25
+    assert pairwise_score([["b"], ["c"]], "a") is None
+
+
+def test_sprt_and_elo_from_scores():
+    # Scores 1, 1/2, 1/2, 1/4, 3/4, 1: mean 4/6 = 0.666667; squared deviations
+    # 0.111111, 0.027778, 0.027778, 0.173611, 0.006944, 0.111111: variance 0.458333/6
+    # = 0.076389. s1 = score_from_elo(50) = 0.571463:
+    # LLR = 6 * ((0.166667)^2 - (0.095204)^2) / (2 * 0.076389)
+    #     = 6 * (0.027778 - 0.009064) / 0.152778 = 0.7349
+    scores = [1.0, 0.5, 0.5, 0.25, 0.75, 1.0]
+    r = sprt(0, 50, scores=scores)
+    assert r.llr == pytest.approx(0.7349, abs=0.001) and r.decision is None
+    # Elo of 0.666667 = 400 log10(2) = +120.4; interval from the variance of the mean
+    # 0.076389 / 6 = 0.012731, spread 1.96 * 0.112833 = 0.221148: 0.445519 .. 0.887815.
+    est = scores_elo(scores)
+    assert est.elo == pytest.approx(120.41, abs=0.01)
+    assert est.low == pytest.approx(elo_from_score(0.445519), abs=0.05)
+    assert est.high == pytest.approx(elo_from_score(0.887815), abs=0.05)
+    # Many such games decide for H1; their mirror image for H0.
+    assert sprt(0, 50, scores=scores * 20).decision == "H1"
+    assert sprt(0, 50, scores=[1 - x for x in scores] * 20).decision == "H0"
+    # All equal: the pseudo-sample keeps the variance above zero, and a long run decides.
+    assert sprt(0, 5, scores=[1.0] * 40).decision == "H1"
+    assert sprt(0, 5, scores=[1.0]).decision is None
+    with pytest.raises(ValueError, match="0..1"):
+        sprt(0, 5, scores=[1.5])
+    with pytest.raises(ValueError, match="exactly one"):
+        sprt(0, 5, scores=[1.0], wdl=(1, 0, 0))

@@ -12,6 +12,7 @@ from canter.adapters.arbiter.stats import (
     SprtResult,
     elo_from_score,
     pentanomial_elo,
+    scores_elo,
     sprt,
     two_seat_stats,
 )
@@ -31,11 +32,15 @@ def margin_text(est: EloEstimate) -> str:
 
 def sprt_state(tally: Tally, params: dict[str, float] | None) -> SprtResult | None:
     """SPRT over the pentanomial counts of players 0 and 1 (per-game W/D/L while no pair
-    is complete); None if not asked for or no game yet."""
+    is complete); in multi-seat games over player 0's pairwise score in each game against
+    the others in it. None if not asked for or no game yet."""
     if not params or tally.games == 0:
         return None
-    penta = tally.pentanomial(0, 1)
     args = (params["elo0"], params["elo1"], params["alpha"], params["beta"])
+    if tally.multi_seat:
+        scores = tally.pairwise_scores(0)
+        return sprt(*args, scores=scores) if scores else None
+    penta = tally.pentanomial(0, 1)
     if sum(penta):
         return sprt(*args, penta=penta)
     w, d, lo = tally.score(0, 1)
@@ -134,6 +139,8 @@ def final_table(tally: Tally, names: list[str], nseats: int, total: int,
         lines += _teams(tally, names)
     else:
         lines += _three(tally, names)
+        lines += _pairwise_elo(tally, names)
+        lines += _sprt_lines(tally, sprt_params)
     terms = tally.terminations()
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())))
     faults = [e for e in tally.entries.values() if e.termination not in
@@ -162,15 +169,18 @@ def _match_two(tally: Tally, names: list[str], sprt_params: dict[str, float] | N
             f"Pentanomial [LL, LD, DD+WL, WD, WW] over {sum(penta)} pairs: "
             f"[{', '.join(map(str, penta))}], Elo {elo_text(est.elo)} +/- {margin_text(est)}"
         )
-    state = sprt_state(tally, sprt_params)
-    if state is not None and sprt_params is not None:
-        verdict = {"H0": "H0 accepted", "H1": "H1 accepted"}.get(state.decision or "", "continue")
-        lines.append(
-            f"SPRT (elo0 {sprt_params['elo0']:g}, elo1 {sprt_params['elo1']:g}, alpha "
-            f"{sprt_params['alpha']:g}, beta {sprt_params['beta']:g}): LLR {state.llr:.2f} "
-            f"({state.lower:.2f}, {state.upper:.2f}) - {verdict}"
-        )
+    lines += _sprt_lines(tally, sprt_params)
     return lines
+
+
+def _sprt_lines(tally: Tally, sprt_params: dict[str, float] | None) -> list[str]:
+    state = sprt_state(tally, sprt_params)
+    if state is None or sprt_params is None:
+        return []
+    verdict = {"H0": "H0 accepted", "H1": "H1 accepted"}.get(state.decision or "", "continue")
+    return [f"SPRT (elo0 {sprt_params['elo0']:g}, elo1 {sprt_params['elo1']:g}, alpha "
+            f"{sprt_params['alpha']:g}, beta {sprt_params['beta']:g}): LLR {state.llr:.2f} "
+            f"({state.lower:.2f}, {state.upper:.2f}) - {verdict}"]
 
 
 def _tournament_two(tally: Tally, names: list[str]) -> list[str]:
@@ -230,6 +240,18 @@ def _teams(tally: Tally, names: list[str]) -> list[str]:
         score = f"{points / games:.3f}" if games else "-"
         out.append(f"{rank:>4} {names[i]:<{width}} {games:>5} {points:>7g} {score:>6}")
     return out
+
+
+def _pairwise_elo(tally: Tally, names: list[str]) -> list[str]:
+    """The first engine's Elo from its pairwise score per game (what a multi-seat SPRT
+    tests), with a 95 % interval from the spread of those scores."""
+    scores = tally.pairwise_scores(0)
+    if not scores:
+        return []
+    est = scores_elo(scores)
+    mean = sum(scores) / len(scores)
+    return [f"Pairwise score of {names[0]} against the others: {mean:.3f} over "
+            f"{len(scores)} games, Elo {elo_text(est.elo)} +/- {margin_text(est)}"]
 
 
 def _three(tally: Tally, names: list[str]) -> list[str]:
@@ -313,10 +335,6 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
             w, d, lo = tally.overall(i)
             data["standings"].append({"name": name, "wins": w, "draws": d, "losses": lo,
                                       "points": w + 0.5 * d})
-        state = sprt_state(tally, sprt_params)
-        if state is not None and sprt_params is not None:
-            data["sprt"] = {**sprt_params, "llr": state.llr, "lower": state.lower,
-                            "upper": state.upper, "decision": state.decision}
     else:
         stats = tally.multi()
         data["standings"] = [
@@ -330,6 +348,17 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
         data["level"] = {names[i]: {names[j]: stats.level.get(i, {}).get(j, 0)
                                     for j in range(len(names)) if j != i}
                          for i in range(len(names))}
+    state = sprt_state(tally, sprt_params)
+    if state is not None and sprt_params is not None:
+        data["sprt"] = {**sprt_params, "llr": state.llr, "lower": state.lower,
+                        "upper": state.upper, "decision": state.decision}
+    scores = tally.pairwise_scores(0) if tally.multi_seat else []
+    if scores:
+        est = scores_elo(scores)
+        data["pairwise_score"] = {"player": names[0], "games": len(scores),
+                                  "score": sum(scores) / len(scores), "elo": _num(est.elo),
+                                  "elo_low": _num(est.low), "elo_high": _num(est.high),
+                                  "elo_margin": _num(est.margin)}
     data["games"] = [
         {"round": e.job.number, "players": [names[p] for p in e.job.players],
          "result": "-".join(str(p) for p in e.points), "termination": e.termination,

@@ -34,6 +34,7 @@ from canter.adapters.arbiter.schedule import Job
 from canter.adapters.arbiter.stats import (
     MultiSeatStats,
     TwoSeatStats,
+    pairwise_score,
     pentanomial,
     two_seat_stats,
 )
@@ -436,6 +437,21 @@ class Tally:
 
     def pentanomial(self, a: int, b: int) -> tuple[int, int, int, int, int]:
         return pentanomial(self.pairs(a, b))
+
+    @property
+    def multi_seat(self) -> bool:
+        """Games of more than two seats, each for itself (not team games)."""
+        return not self.team_of and any(len(e.job.players) > 2 for e in self.entries.values())
+
+    def pairwise_scores(self, a: int) -> list[float]:
+        """Multi-seat games, in game order: a's mean score against each other player of
+        the game (1 finished ahead, 1/2 shared the place, 0 behind)."""
+        out = []
+        for number in sorted(self.entries):
+            score = pairwise_score(self.entries[number].ranking, a)
+            if score is not None:
+                out.append(score)
+        return out
 
     def two_seat(self, a: int, b: int) -> TwoSeatStats | None:
         w, d, lo = self.score(a, b)

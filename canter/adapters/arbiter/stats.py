@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 from canter.adapters.text import count
 
+Ranking = Sequence[Sequence[Hashable]]  # best first; players sharing a place share a list
+
 # Two-sided 95 % quantile of the standard normal distribution.
 Z95 = 1.959963984540054
 
@@ -167,6 +169,39 @@ def _pair_mean_var(penta: Sequence[float]) -> tuple[float, float, float]:
     return n, mean, var
 
 
+def _scores_mean_var(scores: Sequence[float], pseudo: Sequence[float]) -> tuple[float, float]:
+    """Mean and variance of the scores, each pseudo-score weighing 1 / len(pseudo)."""
+    weight = 1.0 / len(pseudo) if pseudo else 0.0
+    total = len(scores) + weight * len(pseudo)
+    mean = (sum(scores) + weight * sum(pseudo)) / total
+    var = (sum((x - mean) ** 2 for x in scores)
+           + weight * sum((x - mean) ** 2 for x in pseudo)) / total
+    return mean, var
+
+
+def pairwise_score(ranking: Ranking, player: Hashable) -> float | None:
+    """The player's mean score in one game against each other player in it: 1 for
+    finishing ahead, 1/2 for sharing the place, 0 for finishing behind (None if the
+    player is not in the ranking or alone in it)."""
+    place = {p: i for i, group in enumerate(ranking) for p in group}
+    if player not in place or len(place) < 2:
+        return None
+    mine = place[player]
+    points = [1.0 if mine < at else 0.5 if mine == at else 0.0
+              for p, at in place.items() if p != player]
+    return sum(points) / len(points)
+
+
+def scores_elo(scores: Sequence[float]) -> EloEstimate:
+    """Elo with 95 % interval from one score in 0..1 per sample (such as a pairwise score
+    per multi-seat game), the interval from the scores' spread."""
+    n = len(scores)
+    if n == 0:
+        raise ValueError("no scores")
+    mean, var = _scores_mean_var(scores, ())
+    return _interval(mean, var / n)
+
+
 def pentanomial_elo(penta: Sequence[int]) -> EloEstimate:
     """Elo with 95 % interval, treating each colour-swapped pair as one sample (this
     removes the opening's bias from the variance, as fastchess does)."""
@@ -210,18 +245,30 @@ def sprt(
     *,
     wdl: tuple[int, int, int] | None = None,
     penta: Sequence[int] | None = None,
+    scores: Sequence[float] | None = None,
 ) -> SprtResult:
     """Generalised SPRT (logistic Elo) of H0: elo = elo0 against H1: elo = elo1.
 
-    Give either `penta` (counts over colour-swapped pairs; preferred, as fastchess) or
-    `wdl` (per-game counts, trinomial). Bounds are log(beta/(1-alpha)) and
-    log((1-beta)/alpha)."""
+    Give one of `penta` (counts over colour-swapped pairs; preferred, as fastchess),
+    `wdl` (per-game counts, trinomial) or `scores` (one score in 0..1 per sample, such as
+    an engine's pairwise score in each multi-seat game, see `pairwise_score`). Bounds are
+    log(beta/(1-alpha)) and log((1-beta)/alpha)."""
     if elo0 >= elo1:
         raise ValueError("elo0 must be below elo1")
     lower, upper = sprt_bounds(alpha, beta)
-    if (wdl is None) == (penta is None):
-        raise ValueError("give exactly one of wdl= and penta=")
-    if penta is not None:
+    if sum(x is not None for x in (wdl, penta, scores)) != 1:
+        raise ValueError("give exactly one of wdl=, penta= and scores=")
+    if scores is not None:
+        n = len(scores)
+        if n == 0:
+            raise ValueError("no scores")
+        if any(not 0.0 <= x <= 1.0 for x in scores):
+            raise ValueError("scores lie in 0..1")
+        mean, var = _scores_mean_var(scores, ())
+        if var <= 0.0:
+            # As for the pentanomial: one pseudo-sample spread over 0, 1/2 and 1.
+            mean, var = _scores_mean_var(scores, (0.0, 0.5, 1.0))
+    elif penta is not None:
         n, mean, var = _pair_mean_var(penta)
         if var <= 0.0:
             # A run of identical results has no sample variance. Spread one pseudo-pair
@@ -242,8 +289,6 @@ def sprt(
 
 
 # ---------------------------------------------------------------- three seats
-
-Ranking = Sequence[Sequence[Hashable]]  # best first; players sharing a place share a list
 
 
 @dataclass
