@@ -196,6 +196,17 @@ def test_three_seat_resign_adjudication(tmp_path: Path) -> None:
         assert game.tags["Ranking"].endswith(f"> {game.seat_tags[seat].lower()}")
 
 
+def stopped_by_h1(js: Path, games: int, stdout: str) -> dict:
+    """The run's JSON summary, checked: the SPRT accepted H1 before all `games` were played."""
+    data = json.loads(js.read_text())
+    assert data["stopped_by_sprt"] is True
+    assert data["sprt"]["decision"] == "H1"
+    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
+    assert data["games_played"] < games
+    assert "H1 accepted" in stdout
+    return data
+
+
 def test_sprt_stops_the_match(tmp_path: Path) -> None:
     openings = tmp_path / "openings.txt"
     openings.write_text("# first moves\nC6-B5\nC6-C7\nD6-D8\nE6-E8\nF6-F8\nG6-G8\n"
@@ -205,12 +216,7 @@ def test_sprt_stops_the_match(tmp_path: Path) -> None:
                "--engine", bad("--illegal-chance", "0.25", name="rnd"),
                "--games", "40", "--depth", "1", "--maxplies", "9", "--openings", str(openings),
                "--sprt", "elo0=0 elo1=150 alpha=0.05 beta=0.05", "--json", str(js))
-    data = json.loads(js.read_text())
-    assert data["stopped_by_sprt"] is True
-    assert data["sprt"]["decision"] == "H1"
-    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
-    assert data["games_played"] < 40
-    assert "H1 accepted" in proc.stdout
+    stopped_by_h1(js, 40, proc.stdout)
 
 
 def test_a_three_seat_sprt_stops_the_match(tmp_path: Path) -> None:
@@ -221,13 +227,10 @@ def test_a_three_seat_sprt_stops_the_match(tmp_path: Path) -> None:
                "--engine", bad(name="first1"), "--engine", bad(name="first2"),
                "--games", "60", "--depth", "2", "--maxplies", "150",
                "--sprt", "elo0=0 elo1=150", "--json", str(js))
-    data = json.loads(js.read_text())
-    assert data["stopped_by_sprt"] is True
-    assert data["sprt"]["decision"] == "H1"
-    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
-    assert data["games_played"] < 60
+    data = stopped_by_h1(js, 60, proc.stdout)
+    assert data["pairwise_score"]["player"] == "canter"
+    assert data["pairwise_score"]["games"] == data["games_played"]
     assert "Pairwise score of canter against the others" in proc.stdout
-    assert "H1 accepted" in proc.stdout
 
 
 def _kill_when(path: Path, games: int, proc: subprocess.Popen, sig: int) -> None:
