@@ -139,7 +139,8 @@ def final_table(tally: Tally, names: list[str], nseats: int, total: int,
         lines += _teams(tally, names)
     else:
         lines += _three(tally, names)
-        lines += _pairwise_elo(tally, names)
+        if len(names) == nseats:  # a match: the first engine is the one tested
+            lines += _pairwise_elo(tally, names)
         lines += _sprt_lines(tally, sprt_params)
     terms = tally.terminations()
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())))
@@ -352,7 +353,8 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
     if state is not None and sprt_params is not None:
         data["sprt"] = {**sprt_params, "llr": state.llr, "lower": state.lower,
                         "upper": state.upper, "decision": state.decision}
-    scores = tally.pairwise_scores(0) if tally.multi_seat else []
+    # A multi-seat match (one engine a seat): the first engine is the one tested.
+    scores = tally.pairwise_scores(0) if tally.multi_seat and len(names) == nseats else []
     if scores:
         est = scores_elo(scores)
         data["pairwise_score"] = {"player": names[0], "games": len(scores),
