@@ -52,7 +52,7 @@ from frozen import CHECKOUT, FreezeError, Parser, freeze
 # This checkout's package, whether or not it is installed: the test is of this tree.
 sys.path.insert(0, str(CHECKOUT))
 
-from canter.adapters.arbiter.stats import elo_from_score  # noqa: E402
+from canter.adapters.arbiter.stats import pairwise_score, scores_elo  # noqa: E402
 from canter.adapters.arbiter.tc import TimeControl  # noqa: E402
 
 SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
@@ -190,8 +190,6 @@ def pairwise_scores(rankings: list[list[list[str]]], me: str) -> list[float]:
     """Per game, ME's mean score against each other seat: 1 finished ahead, 1/2 shared the
     place, 0 behind (the arbiter's "finished ahead of" table, kept game by game so that its
     spread can be measured; the arbiter's SPRT tests these scores)."""
-    from canter.adapters.arbiter.stats import pairwise_score
-
     scores = [pairwise_score(ranking, me) for ranking in rankings]
     return [x for x in scores if x is not None]
 
@@ -210,13 +208,12 @@ def tri_row(rankings: list[list[list[str]]], total: int, summary: dict | None = 
     behind = sum(sum(len(g) for g in r[:i]) for r in rankings
                  for i, group in enumerate(r) if "new" in group)
     level = 2 * games - ahead - behind
+    est = scores_elo(scores)  # the arbiter's pairwise Elo, as its SPRT reads the scores
     mean = sum(scores) / games
-    variance = sum((s - mean) ** 2 for s in scores) / games
-    spread = math.sqrt(variance / games)
-    low, high = elo_from_score(mean - Z95 * spread), elo_from_score(mean + Z95 * spread)
-    elo = elo_from_score(mean) + 0.0  # never -0.0
-    if math.isfinite(low) and math.isfinite(high):
-        elo_text = f"{elo:+.1f} ± {(high - low) / 2:.1f}"
+    spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / games / games)
+    elo = est.elo + 0.0  # never -0.0
+    if math.isfinite(est.low) and math.isfinite(est.high):
+        elo_text = f"{elo:+.1f} ± {est.margin:.1f}"
     else:
         elo_text = f"{elo:+.1f}"
     los = 0.5 if spread == 0 else 0.5 * (1 + math.erf((mean - 0.5) / spread / math.sqrt(2)))
