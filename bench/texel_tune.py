@@ -175,27 +175,21 @@ def fit_k(data: Data, weights: list[float], lo: float = 0.01, hi: float = 10.0,
           bias: float = 0.0) -> float:
     """The K of least error: golden-section search on log K (the error is unimodal in K)."""
     es = evals(data, weights)
-    ys = data.results
-    b = bias * LN10
-
-    def err(logk: float) -> float:
-        c = math.exp(logk) * LN10 / 400
-        return sum((y - _sigmoid(c * e + b)) ** 2 for e, y in zip(es, ys, strict=True))
-
-    return math.exp(_golden(err, math.log(lo), math.log(hi)))
+    return math.exp(_golden(lambda logk: _squares(es, data.results, math.exp(logk), bias),
+                            math.log(lo), math.log(hi)))
 
 
 def fit_bias(data: Data, weights: list[float], k: float) -> float:
     """The offset B of least error for this K, in the sigmoid's units (log10 of the odds)."""
     es = evals(data, weights)
-    ys = data.results
+    return _golden(lambda bias: _squares(es, data.results, k, bias), -3.0, 3.0)
+
+
+def _squares(es: list[float], ys: list[float], k: float, bias: float) -> float:
+    """The summed squared error of evals `es` against results `ys` for this K and B."""
     c = k * LN10 / 400
-
-    def err(bias: float) -> float:
-        b = bias * LN10
-        return sum((y - _sigmoid(c * e + b)) ** 2 for e, y in zip(es, ys, strict=True))
-
-    return _golden(err, -3.0, 3.0)
+    b = bias * LN10
+    return sum((y - _sigmoid(c * e + b)) ** 2 for e, y in zip(es, ys, strict=True))
 
 
 def fit_scale(data: Data, weights: list[float], offset: bool) -> tuple[float, float]:
