@@ -237,3 +237,45 @@ def test_json_summary_has_no_negative_zero() -> None:
     assert pair["elo"] == 0.0
     assert "-0.0" not in json.dumps(data)
     assert "-0.0" not in final_table(tally, ["a", "b"], 2, 4)
+
+
+def test_progress_shows_the_llr_of_a_running_sprt() -> None:
+    from canter.adapters.arbiter.report import progress_bar, progress_line
+    from canter.adapters.arbiter.stats import sprt
+
+    params = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}
+    tally = Tally(["a", "b"])
+    jobs = [Job(n, 0, (n - 1) // 2, (0, 1) if n % 2 else (1, 0), 0) for n in range(1, 5)]
+    # pair 1: a wins as White and as Black (WW); pair 2: a wins as White, draws as Black
+    for job, result in zip(jobs, ["1-0", "0-1", "1-0", "1/2-1/2"], strict=True):
+        entry = tally.add(job, _record(job.number, result))
+    llr = sprt(0.0, 5.0, 0.05, 0.05, penta=(0, 0, 0, 1, 1)).llr
+    assert llr > 0
+    line = progress_line(tally, 8, entry, ["a", "b"], 2, params)
+    assert line.endswith(f"a 3-0-1 [0.875] Elo +338.0, LLR {llr:+.2f} (-2.94, +2.94)")
+    assert progress_line(tally, 8, entry, ["a", "b"], 2).endswith("Elo +338.0")
+    bar = progress_bar(tally, 8, ["a", "b"], 2, 40.0, 4, 200, params)
+    assert f", LLR {llr:+.2f} (-2.94, +2.94) | 0:40" in bar
+
+
+def test_a_three_seat_match_shows_the_first_engines_pairwise_score() -> None:
+    from canter.adapters.arbiter.report import running_score
+    from canter.adapters.arbiter.stats import sprt
+
+    tally = Tally(["new", "base", "base-2"])
+    # new wins game 1 (1 against both); base wins game 2, new and base-2 share second
+    # (0 against base, 1/2 against base-2: 1/4); mean 5/8
+    for number, ranking, result in ((1, "blue > red = green", "1-0-0"),
+                                    (2, "red > blue = green", "0-1-0")):
+        game = GameRecord.new("tri-camelot", ["new", "base", "base-2"], round=str(number))
+        game.tags["Ranking"] = ranking
+        game.set_result(result, termination="normal", reason="x")
+        tally.add(Job(number, 0, number - 1, (0, 1, 2), 0), game)
+    assert tally.pairwise_scores(0) == [1.0, 0.25]
+    params = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}
+    llr = sprt(0.0, 5.0, 0.05, 0.05, scores=[1.0, 0.25]).llr
+    assert running_score(tally, ["new", "base", "base-2"], 3, params) == (
+        f"points new 1, base 1, base-2 0; pairwise new 0.625 Elo +88.7, LLR {llr:+.2f} "
+        "(-2.94, +2.94)")
+    # a tournament of more engines than seats has no "first engine tested"
+    assert "pairwise" not in running_score(tally, ["new", "base", "base-2", "x"], 3)

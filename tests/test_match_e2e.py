@@ -231,6 +231,10 @@ def test_a_three_seat_sprt_stops_the_match(tmp_path: Path) -> None:
     assert data["pairwise_score"]["player"] == "canter"
     assert data["pairwise_score"]["games"] == data["games_played"]
     assert "Pairwise score of canter against the others" in proc.stdout
+    # every game's progress line shows the score the SPRT runs on, and its LLR
+    progress = [line for line in proc.stdout.splitlines() if line.startswith("[")]
+    assert len(progress) == data["games_played"]
+    assert all("; pairwise canter " in line and ", LLR " in line for line in progress)
 
 
 def _kill_when(path: Path, games: int, proc: subprocess.Popen, sig: int) -> None:

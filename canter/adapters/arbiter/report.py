@@ -50,7 +50,7 @@ def sprt_state(tally: Tally, params: dict[str, float] | None) -> SprtResult | No
 
 
 def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
-                  nseats: int) -> str:
+                  nseats: int, sprt_params: dict[str, float] | None = None) -> str:
     job = entry.job
     who = " vs ".join(names[p] for p in job.players)
     if entry.sides is not None:
@@ -62,11 +62,14 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
         head += f" ({entry.termination}: {entry.reason})"
     elif entry.reason:
         head += f" ({entry.reason})"
-    return f"{head} | {running_score(tally, names, nseats)}"
+    return f"{head} | {running_score(tally, names, nseats, sprt_params)}"
 
 
-def running_score(tally: Tally, names: list[str], nseats: int) -> str:
-    """The score so far: W-L-D, score and Elo of a two-engine match, else points."""
+def running_score(tally: Tally, names: list[str], nseats: int,
+                  sprt_params: dict[str, float] | None = None) -> str:
+    """The score so far: W-L-D, score and Elo of a two-engine match, else points (and, in
+    a multi-seat match, the first engine's pairwise score); then the SPRT's LLR, if one
+    runs, so that a long test shows how near it is to a decision as it goes."""
     if tally.team_of:
         parts = []
         for i, name in enumerate(names):
@@ -90,6 +93,15 @@ def running_score(tally: Tally, names: list[str], nseats: int) -> str:
                 pts = w + 0.5 * d
             parts.append(f"{name} {pts:g}")
         running = "points " + ", ".join(parts)
+        scores = tally.pairwise_scores(0) if tally.multi_seat and len(names) == nseats else []
+        if scores:
+            mean = sum(scores) / len(scores)
+            running += f"; pairwise {names[0]} {mean:.3f}"
+            if 0 < mean < 1:
+                running += f" Elo {elo_text(elo_from_score(mean))}"
+    state = sprt_state(tally, sprt_params)
+    if state is not None:
+        running += f", LLR {state.llr:+.2f} ({state.lower:+.2f}, {state.upper:+.2f})"
     return running
 
 
@@ -101,7 +113,8 @@ def _clock(seconds: float) -> str:
 
 
 def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapsed: float,
-                 played: int, width: int = 80) -> str:
+                 played: int, width: int = 80,
+                 sprt_params: dict[str, float] | None = None) -> str:
     """The redrawn status line of a terminal: a bar, games done of total, the running
     score, the time since the start and the time left, estimated from the `played` games
     this run finished in `elapsed` seconds (games read from the file for a resume took no
@@ -115,7 +128,7 @@ def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapse
         left = "~" + _clock(elapsed / played * (total - done))
     elif done >= total:
         left = "0:00"
-    line = (f"[{bar}] {done}/{total} | {running_score(tally, names, nseats)} | "
+    line = (f"[{bar}] {done}/{total} | {running_score(tally, names, nseats, sprt_params)} | "
             f"{_clock(elapsed)}, {left} left")
     if len(line) >= width:
         line = line[: max(0, width - 4)] + "..."

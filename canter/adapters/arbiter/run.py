@@ -155,7 +155,8 @@ class Arbiter:
         assert out is not None
         width = shutil.get_terminal_size().columns
         line = progress_bar(self.tally, len(self.config.jobs), self.names, self.config.seats,
-                            time.monotonic() - self._started, self._played, width)
+                            time.monotonic() - self._started, self._played, width,
+                            self.config.sprt)
         out.write("\r" + CLEAR_LINE + line)
         out.flush()
         self._bar_shown = True
@@ -473,16 +474,13 @@ class Arbiter:
         outcome.plies += result.plies
         self._played += 1
         line = progress_line(self.tally, len(self.config.jobs), entry, self.names,
-                             self.config.seats)
+                             self.config.seats, self.config.sprt)
         if self.feeder is not None:
             line += " | " + self.feeder.status.text(self._started)
             if self.config.seats == 2 and len(self.names) == 2:
                 w, d, lo = self.tally.score(0, 1)
                 est = two_seat_stats(w, d, lo).elo
                 line += f", Elo {elo_text(est.elo)} +/- {margin_text(est)}"
-            state = sprt_state(self.tally, self.config.sprt)
-            if state is not None:
-                line += f", LLR {state.llr:.2f} [{state.lower:.2f}, {state.upper:.2f}]"
         if not self.bar:
             self.say(line)
             return
