@@ -212,6 +212,10 @@ def test_progress_bar_score_elapsed_and_time_left() -> None:
     assert progress_bar(tally, 8, ["a", "b"], 2, 3725.0, 0, 200).endswith("1:02:05, ? left")
     narrow = progress_bar(tally, 8, ["a", "b"], 2, 40.0, 2, width=30)
     assert len(narrow) == 29 and narrow.endswith("...")
+    # with room for part of the score, the score is cut and the time left kept
+    cut = progress_bar(tally, 8, ["a", "b"], 2, 40.0, 2, width=60)
+    assert cut == "[######----------] 3/8 | a 1-1-1 [0.5... | 0:40, ~1:40 left"
+    assert len(cut) == 59
 
 
 def test_json_summary_has_no_negative_zero() -> None:

@@ -128,8 +128,14 @@ def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapse
         left = "~" + _clock(elapsed / played * (total - done))
     elif done >= total:
         left = "0:00"
-    line = (f"[{bar}] {done}/{total} | {running_score(tally, names, nseats, sprt_params)} | "
-            f"{_clock(elapsed)}, {left} left")
+    head = f"[{bar}] {done}/{total} | "
+    tail = f" | {_clock(elapsed)}, {left} left"
+    score = running_score(tally, names, nseats, sprt_params)
+    room = width - 1 - len(head) - len(tail)
+    if len(score) > room >= 10:
+        # The score is what gives way on a narrow terminal: the time left stays in sight.
+        score = score[: room - 3] + "..."
+    line = head + score + tail
     if len(line) >= width:
         line = line[: max(0, width - 4)] + "..."
     return line
