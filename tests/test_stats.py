@@ -199,6 +199,11 @@ def test_sprt_and_elo_from_scores():
     # All equal: the pseudo-sample keeps the variance above zero, and a long run decides.
     assert sprt(0, 5, scores=[1.0] * 40).decision == "H1"
     assert sprt(0, 5, scores=[1.0]).decision is None
+    # Equal scores that are not binary fractions: their variance is rounding error, and
+    # they count as equal too, not as an infinitely sure result.
+    for equal in ([0.7] * 3, [1 / 3] * 10, [0.1] * 10):
+        r = sprt(0, 5, scores=equal)
+        assert r.decision is None and abs(r.llr) < 1, (equal[0], r.llr)
     with pytest.raises(ValueError, match="0..1"):
         sprt(0, 5, scores=[1.5])
     with pytest.raises(ValueError, match="exactly one"):

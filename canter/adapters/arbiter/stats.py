@@ -227,11 +227,14 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
+VAR_FLOOR = 1e-12  # a sample variance at most this is none: every sample the same
+
+
 def _gsprt_llr(n: int, mean: float, var: float, elo0: float, elo1: float) -> float:
     # Normal approximation of the log-likelihood ratio of H1 (mean s1) against H0 (mean
     # s0) for n samples with sample variance var:
     #   LLR = n * ((mean - s0)^2 - (mean - s1)^2) / (2 var)
-    if var <= 0.0:
+    if var <= VAR_FLOOR:
         return 0.0  # all samples equal: no evidence either way yet
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
     return n * ((mean - s0) ** 2 - (mean - s1) ** 2) / (2.0 * var)
@@ -265,8 +268,10 @@ def sprt(
         if any(not 0.0 <= x <= 1.0 for x in scores):
             raise ValueError("scores lie in 0..1")
         mean, var = _scores_mean_var(scores, ())
-        if var <= 0.0:
-            # As for the pentanomial: one pseudo-sample spread over 0, 1/2 and 1.
+        if var <= VAR_FLOOR:
+            # As for the pentanomial: one pseudo-sample spread over 0, 1/2 and 1. Equal
+            # scores that binary fractions cannot hold (0.7, 1/3) leave a variance of
+            # rounding error, not 0, and would decide at once on nothing.
             mean, var = _scores_mean_var(scores, (0.0, 0.5, 1.0))
     elif penta is not None:
         n, mean, var = _pair_mean_var(penta)
