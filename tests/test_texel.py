@@ -94,7 +94,14 @@ def test_the_score_is_the_terms_times_the_weights(variant):
         assert used[TERM_NAMES.index("threat1")] == used[TERM_NAMES.index("threat2")] == 0
 
 
-@pytest.mark.parametrize("weights", [None, replace(ALL_ON, threat1=300, threat2=100)])
+@pytest.mark.parametrize("weights", [
+    None,
+    replace(ALL_ON, threat1=300, threat2=100),
+    # An opponent's entry that weighs less than nothing is never subtracted (_threats).
+    replace(ALL_ON, threat1=300, threat2=-40),
+    # Minus the strongest opponent, not the mean: no floor, so exact.
+    replace(ALL_ON, threat1=300, threat2=100, versus_max=1),
+], ids=["built-in", "threats", "negative-threat2", "versus-max"])
 def test_three_seat_terms_are_the_score_to_within_the_floor_of_the_mean(weights):
     positions = playout_positions("tri-camelot", 4, 150, seed=5)
     used = [0.0] * len(TERM_NAMES)
@@ -110,7 +117,10 @@ def test_three_seat_terms_are_the_score_to_within_the_floor_of_the_mean(weights)
             assert 0 <= ev.relative(pos, seat) - value < 1, pos.to_string()
             apart += value != ev.relative(pos, seat)
             used = [u + abs(c) for u, c in zip(used, counts, strict=True)]
-    assert apart > 0  # the floor was met, so the bound above was tested
+    if ev.w.versus_max:
+        assert apart == 0
+    else:
+        assert apart > 0  # the floor was met, so the bound above was tested
     for name in ("man", "knight", "advance", "race1", "defence", "cohesion", "hanging",
                  "tempo", "race_step", "defended", "chain", "threat1", "threat2"):
         assert used[TERM_NAMES.index(name)] > 0, name

@@ -397,8 +397,9 @@ class Evaluator:
         """The score for `seat` as counts, one per name of TERM_NAMES, such that
         `linear_score(counts, term_weights(w), *cut)` is `relative(pos, seat)`: exactly in
         two-sided games (two seats, two teams), and to within the unit in three seats,
-        where relative() floors the opponents' mean. `cut` says whether each side is thin
-        (the endgame quarter applies to a lead of that side, but not to the pair race);
+        where relative() floors the opponents' mean (exactly with `versus_max`). `cut`
+        says whether each side is thin (the endgame quarter applies to a lead of that
+        side, but not to the pair race);
         the hanging count uses the weights' own Man and Knight values, so it is linear in
         `hanging` alone. The pair race (two seats, endings) and the castle-entry reach
         (`threat1`, `threat2`; not in team games) are counted whatever their weights, so
@@ -412,8 +413,12 @@ class Evaluator:
             # Each side's counts whole: own (or the team's) minus the other's.
             share = {s: (1.0 if s in mine else -1.0) for s in range(v.nseats)}
         else:
-            # Three seats: own minus the mean of the opponents with pieces on the board.
+            # Three seats: own minus the mean of the opponents with pieces on the board, or
+            # (versus_max) minus the one whose score is highest under the weights in use.
             others = [s for s in range(v.nseats) if s != seat and pos.occ[s]]
+            if others and self.w.versus_max:
+                sc = self.scores(pos)
+                others = [max(others, key=lambda s: sc[s])]
             share = {seat: 1.0, **{s: -1.0 / len(others) for s in others}}
         total = [0.0] * len(TERM_NAMES)
         for s, sign in share.items():
@@ -446,7 +451,8 @@ class Evaluator:
                       total: list[float]) -> None:
         """_threats as counts: the seat's own entry in one or two moves, minus that of the
         opponent whose entry weighs most under the weights in use (the nearest, as long
-        as threat1 >= threat2 >= 0)."""
+        as threat1 >= threat2 >= 0), unless that weighs less than nothing: _threats never
+        adds an opponent's entry to the score, so neither do the counts."""
         reach = self.reach
         if reach is None:
             reach = self.reach_for_terms
@@ -464,7 +470,7 @@ class Evaluator:
                 key = (threat[moves], moves in (1, 2), -moves)
                 if worst is None or key > worst[0]:
                     worst = (key, moves)
-        if worst is not None and worst[1] in (1, 2):
+        if worst is not None and worst[1] in (1, 2) and worst[0][0] >= 0:
             total[_THREAT1 + worst[1] - 1] -= 1
 
     def _seat_terms(self, pos: Position, seat: int, allocc: int) -> list[float]:
