@@ -111,8 +111,8 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                   openings: str | None = None, fixed: bool = False) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
     checkout, so `-m canter` imports this tree's package whatever the caller's folder.
-    `openings`: a file, or None for the variant's built-in book. `fixed`: a two-seat
-    run without the SPRT."""
+    `openings`: a file, or None for the variant's built-in book. `fixed`: a run
+    without the SPRT (two seats or three)."""
     command = [python, "-m", "canter", "match", "--variant", variant,
                "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):

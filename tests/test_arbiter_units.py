@@ -281,5 +281,16 @@ def test_a_three_seat_match_shows_the_first_engines_pairwise_score() -> None:
     assert running_score(tally, ["new", "base", "base-2"], 3, params) == (
         f"points new 1, base 1, base-2 0; pairwise new 0.625 Elo +88.7, LLR {llr:+.2f} "
         "(-2.94, +2.94)")
-    # a tournament of more engines than seats has no "first engine tested"
+    # a tournament has no "first engine tested": not with more engines than seats, and not
+    # with exactly three either
+    from canter.adapters.arbiter.report import final_table, summary
+
     assert "pairwise" not in running_score(tally, ["new", "base", "base-2", "x"], 3)
+    names = ["new", "base", "base-2"]
+    assert "pairwise" not in running_score(tally, names, 3, match=False)
+    assert "Pairwise score of new" in final_table(tally, names, 3, 2)
+    assert "Pairwise score" not in final_table(tally, names, 3, 2, match=False)
+    assert summary(tally, names, 3, 2, "tri-camelot", None, False, False)[
+        "pairwise_score"]["score"] == 0.625
+    assert "pairwise_score" not in summary(tally, names, 3, 2, "tri-camelot", None, False,
+                                           False, match=False)

@@ -85,6 +85,20 @@ def test_canter_against_itself_three_seats(tmp_path: Path) -> None:
     data = json.loads(js.read_text())
     assert sum(s["games"] for s in data["standings"]) == 9
     assert sum(s["points"] for s in data["standings"]) == pytest.approx(3.0)
+    # a match: the first engine is the one tested
+    assert "Pairwise score of canter against the others" in proc.stdout
+    assert data["pairwise_score"]["player"] == "canter"
+
+
+def test_a_three_engine_tri_camelot_tournament_tests_no_first_engine(tmp_path: Path) -> None:
+    js = tmp_path / "s.json"
+    proc = run("tournament", "--variant", "tri-camelot", "--engine", CANTER, "--engine",
+               CANTER, "--engine", CANTER, "--depth", "1", "--maxplies", "12", "--json",
+               str(js), "--concurrency", "2")
+    data = json.loads(js.read_text())
+    assert data["games_played"] >= 3
+    assert "pairwise" not in proc.stdout.lower()
+    assert "pairwise_score" not in data
 
 
 @pytest.mark.parametrize("variant, tag", [("cam", "Cam"), ("camette", "Camette"),

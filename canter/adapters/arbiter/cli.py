@@ -313,7 +313,8 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["event"] = opts["event"]
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
-                       identity, opts["log_path"], opts["progress"], opts["cluster"])
+                       identity, opts["log_path"], opts["progress"], opts["cluster"],
+                       match=kind == "match")
     if opts["check"]:
         _check_cluster(opts["cluster"], players, settings)
         return

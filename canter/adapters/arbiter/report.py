@@ -50,7 +50,8 @@ def sprt_state(tally: Tally, params: dict[str, float] | None) -> SprtResult | No
 
 
 def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
-                  nseats: int, sprt_params: dict[str, float] | None = None) -> str:
+                  nseats: int, sprt_params: dict[str, float] | None = None,
+                  match: bool = True) -> str:
     job = entry.job
     who = " vs ".join(names[p] for p in job.players)
     if entry.sides is not None:
@@ -62,11 +63,19 @@ def progress_line(tally: Tally, total: int, entry: GameEntry, names: list[str],
         head += f" ({entry.termination}: {entry.reason})"
     elif entry.reason:
         head += f" ({entry.reason})"
-    return f"{head} | {running_score(tally, names, nseats, sprt_params)}"
+    return f"{head} | {running_score(tally, names, nseats, sprt_params, match)}"
+
+
+def tested_scores(tally: Tally, names: list[str], nseats: int, match: bool) -> list[float]:
+    """The first engine's pairwise score in each game of a multi-seat match (one engine a
+    seat: the first is the one tested); empty otherwise, a tournament included."""
+    if match and tally.multi_seat and len(names) == nseats:
+        return tally.pairwise_scores(0)
+    return []
 
 
 def running_score(tally: Tally, names: list[str], nseats: int,
-                  sprt_params: dict[str, float] | None = None) -> str:
+                  sprt_params: dict[str, float] | None = None, match: bool = True) -> str:
     """The score so far: W-L-D, score and Elo of a two-engine match, else points (and, in
     a multi-seat match, the first engine's pairwise score); then the SPRT's LLR, if one
     runs, so that a long test shows how near it is to a decision as it goes."""
@@ -93,7 +102,7 @@ def running_score(tally: Tally, names: list[str], nseats: int,
                 pts = w + 0.5 * d
             parts.append(f"{name} {pts:g}")
         running = "points " + ", ".join(parts)
-        scores = tally.pairwise_scores(0) if tally.multi_seat and len(names) == nseats else []
+        scores = tested_scores(tally, names, nseats, match)
         if scores:
             mean = sum(scores) / len(scores)
             running += f"; pairwise {names[0]} {mean:.3f}"
@@ -114,7 +123,7 @@ def _clock(seconds: float) -> str:
 
 def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapsed: float,
                  played: int, width: int = 80,
-                 sprt_params: dict[str, float] | None = None) -> str:
+                 sprt_params: dict[str, float] | None = None, match: bool = True) -> str:
     """The redrawn status line of a terminal: a bar, games done of total, the running
     score, the time since the start and the time left, estimated from the `played` games
     this run finished in `elapsed` seconds (games read from the file for a resume took no
@@ -130,7 +139,7 @@ def progress_bar(tally: Tally, total: int, names: list[str], nseats: int, elapse
         left = "0:00"
     head = f"[{bar}] {done}/{total} | "
     tail = f" | {_clock(elapsed)}, {left} left"
-    score = running_score(tally, names, nseats, sprt_params)
+    score = running_score(tally, names, nseats, sprt_params, match)
     room = width - 1 - len(head) - len(tail)
     if len(score) > room >= 10:
         # The score is what gives way on a narrow terminal: the time left stays in sight.
@@ -146,7 +155,7 @@ def _points(p: object) -> str:
 
 
 def final_table(tally: Tally, names: list[str], nseats: int, total: int,
-                sprt_params: dict[str, float] | None = None) -> str:
+                sprt_params: dict[str, float] | None = None, match: bool = True) -> str:
     lines = [f"Games played: {tally.games} of {total}"]
     if tally.games == 0:
         return lines[0]
@@ -158,8 +167,7 @@ def final_table(tally: Tally, names: list[str], nseats: int, total: int,
         lines += _teams(tally, names)
     else:
         lines += _three(tally, names)
-        if len(names) == nseats:  # a match: the first engine is the one tested
-            lines += _pairwise_elo(tally, names)
+        lines += _pairwise_elo(tested_scores(tally, names, nseats, match), names)
         lines += _sprt_lines(tally, sprt_params)
     terms = tally.terminations()
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())))
@@ -262,10 +270,9 @@ def _teams(tally: Tally, names: list[str]) -> list[str]:
     return out
 
 
-def _pairwise_elo(tally: Tally, names: list[str]) -> list[str]:
+def _pairwise_elo(scores: list[float], names: list[str]) -> list[str]:
     """The first engine's Elo from its pairwise score per game (what a multi-seat SPRT
     tests), with a 95 % interval from the spread of those scores."""
-    scores = tally.pairwise_scores(0)
     if not scores:
         return []
     est = scores_elo(scores)
@@ -304,7 +311,7 @@ def _three(tally: Tally, names: list[str]) -> list[str]:
 
 def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: str,
             sprt_params: dict[str, float] | None, interrupted: bool,
-            stopped_by_sprt: bool) -> dict[str, Any]:
+            stopped_by_sprt: bool, match: bool = True) -> dict[str, Any]:
     """The machine-readable summary (`--json`)."""
     data: dict[str, Any] = {
         "variant": variant,
@@ -372,8 +379,7 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
     if state is not None and sprt_params is not None:
         data["sprt"] = {**sprt_params, "llr": state.llr, "lower": state.lower,
                         "upper": state.upper, "decision": state.decision}
-    # A multi-seat match (one engine a seat): the first engine is the one tested.
-    scores = tally.pairwise_scores(0) if tally.multi_seat and len(names) == nseats else []
+    scores = tested_scores(tally, names, nseats, match)
     if scores:
         est = scores_elo(scores)
         data["pairwise_score"] = {"player": names[0], "games": len(scores),

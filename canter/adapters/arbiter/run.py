@@ -99,6 +99,9 @@ class RunConfig:
     # "auto": bar if `out` is a terminal
     progress: str = "auto"
     cluster: str | None = None  # --cluster: a Dask scheduler address or local:N
+    # `canter match`: the first engine is the one tested (its pairwise score in multi-seat
+    # games); False for a tournament, where no engine is.
+    match: bool = True
 
 
 @dataclass
@@ -156,7 +159,7 @@ class Arbiter:
         width = shutil.get_terminal_size().columns
         line = progress_bar(self.tally, len(self.config.jobs), self.names, self.config.seats,
                             time.monotonic() - self._started, self._played, width,
-                            self.config.sprt)
+                            self.config.sprt, self.config.match)
         out.write("\r" + CLEAR_LINE + line)
         out.flush()
         self._bar_shown = True
@@ -408,10 +411,10 @@ class Arbiter:
             cfg.out.write("\n")
             self._bar_shown = False
         outcome.wall = time.monotonic() - started
-        self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt))
+        self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt, cfg.match))
         if cfg.json_path:
             data = summary(self.tally, self.names, cfg.seats, total, cfg.settings.variant,
-                           cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt)
+                           cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt, cfg.match)
             try:
                 write_summary(cfg.json_path, data)
             except OSError as exc:
@@ -474,7 +477,7 @@ class Arbiter:
         outcome.plies += result.plies
         self._played += 1
         line = progress_line(self.tally, len(self.config.jobs), entry, self.names,
-                             self.config.seats, self.config.sprt)
+                             self.config.seats, self.config.sprt, self.config.match)
         if self.feeder is not None:
             line += " | " + self.feeder.status.text(self._started)
             if self.config.seats == 2 and len(self.names) == 2:
