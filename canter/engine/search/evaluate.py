@@ -451,8 +451,9 @@ class Evaluator:
                       total: list[float]) -> None:
         """_threats as counts: the seat's own entry in one or two moves, minus that of the
         opponent whose entry weighs most under the weights in use (the nearest, as long
-        as threat1 >= threat2 >= 0), unless that weighs less than nothing: _threats never
-        adds an opponent's entry to the score, so neither do the counts."""
+        as threat1 >= threat2 >= 0), unless that weight is below 0: _threats floors the
+        opponents' part at 0 (an opponent's entry never raises the seat's score), and so do
+        the counts."""
         reach = self.reach
         if reach is None:
             reach = self.reach_for_terms
