@@ -40,6 +40,7 @@ import math
 import os
 import shlex
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -236,30 +237,57 @@ def read_rankings(pgn: str) -> list[list[list[str]]]:
     return rankings
 
 
-def mean_depths(pgn: str) -> dict[str, tuple[float, int]]:
-    """Each player's mean completed search depth, over its moves that carry one (book moves
-    do not), from the records' move comments: {name: (mean, moves)}. Two-seat games."""
-    from canter.adapters.records.format import read_games_file
-    from canter.engine import Position
+def _movers(record) -> list[int]:
+    """The seat that made each move of a record. Two seats alternate; with more, a seat
+    that is out loses its turns, so the game is played through."""
+    from canter.engine import Position, parse_move
 
-    total: dict[str, list[int]] = {}
+    start = record.start_position
+    pos = Position.from_string(start) if start else Position.start(record.variant)
+    if len(record.players) == 2:
+        return [(pos.turn + i) % 2 for i in range(len(record.moves))]
+    movers = []
+    for text in record.moves:
+        movers.append(pos.turn)
+        pos.push(parse_move(pos, text))
+    return movers
+
+
+def in_play(pgn: str) -> tuple[dict[str, tuple[float, int]], dict[str, tuple[float, int]]]:
+    """From the records' move comments, each player's mean completed search depth over its
+    moves that carry one (book moves do not), {name: (mean, moves)}, and the median of
+    the seconds it thought in a game, {name: (median, games)}."""
+    from canter.adapters.records.format import read_games_file
+
+    depths: dict[str, list[int]] = {}
+    clocks: dict[str, list[float]] = {}
     for record in read_games_file(pgn, allow_unterminated=True):
         names = record.players
-        start = record.start_position
-        first = Position.from_string(start).turn if start else 0
-        for i, comment in enumerate(record.comments):
+        thought = dict.fromkeys(names, 0.0)
+        for seat, comment in zip(_movers(record), record.comments, strict=False):
             if comment is None or comment.depth is None or comment.score is None:
                 continue
-            got = total.setdefault(names[(first + i) % 2], [0, 0])
+            got = depths.setdefault(names[seat], [0, 0])
             got[0] += comment.depth
             got[1] += 1
-    return {name: (depth / moves, moves) for name, (depth, moves) in total.items()}
+            thought[names[seat]] += comment.time or 0.0
+        if record.moves:
+            for name, seconds in thought.items():
+                clocks.setdefault(name, []).append(seconds)
+    return ({name: (depth / moves, moves) for name, (depth, moves) in depths.items()},
+            {name: (statistics.median(times), len(times)) for name, times in clocks.items()})
 
 
 def depth_line(depths: dict[str, tuple[float, int]]) -> str:
     parts = [f"{name} {mean:.2f} over {moves:,} moves" for name, (mean, moves) in
              sorted(depths.items())]
     return "mean depth completed in play: " + "; ".join(parts)
+
+
+def clock_line(clocks: dict[str, tuple[float, int]]) -> str:
+    parts = [f"{name} {median:.2f} s" for name, (median, _) in sorted(clocks.items())]
+    games = max((n for _, n in clocks.values()), default=0)
+    return f"thought in a game (median over {games:,} games): " + "; ".join(parts)
 
 
 def summary_row(date: str, change: str, variant: str, limit: Limit,
@@ -438,13 +466,15 @@ def main(argv: list[str] | None = None) -> int:
             if not summary.get("pairs"):
                 return code or 1
             cells = two_seat_row(summary, games, args.fixed)
-            if pgn and Path(pgn).exists():
-                # Whether a change searched deeper in the games it played, not just in a
-                # benchmark: the depths the engines reported with their moves.
-                print(depth_line(mean_depths(pgn)))
         else:
             cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games,
                             summary, args.fixed)
+        if pgn and Path(pgn).exists():
+            # Whether a change searched deeper, or spent more of its clock, in the games it
+            # played, not just in a benchmark: what the engines reported with their moves.
+            depths, clocks = in_play(pgn)
+            print(depth_line(depths))
+            print(clock_line(clocks))
     print(summary_row(time.strftime("%Y-%m-%d", time.gmtime()), change, args.variant, limit,
                       cells))
     return code

@@ -576,8 +576,45 @@ def test_mean_depths_per_engine_from_the_records(tmp_path) -> None:
     path = tmp_path / "games.pgn"
     with open(path, "w", encoding="utf-8") as out:
         write_games([one, two], out)
-    depths = strength.mean_depths(str(path))
+    depths, clocks = strength.in_play(str(path))
     assert depths["new"] == (5.0, 2)  # C6-E8-G8 (4) and, as Black, H11-F9 (6)
     assert depths["base"] == (2.5, 2)  # H11-F9 (2) and J11-H11 (3)
     assert strength.depth_line(depths) == (
         "mean depth completed in play: base 2.50 over 2 moves; new 5.00 over 2 moves")
+    # Seconds thought a game: new 0.3 and 0.1, base 0.7 and 0 (its move had no comment).
+    assert clocks == {"new": (pytest.approx(0.2), 2), "base": (pytest.approx(0.35), 2)}
+    assert strength.clock_line(clocks) == (
+        "thought in a game (median over 2 games): base 0.35 s; new 0.20 s")
+
+
+# A Tri-Camelot game of the records in which Blue lost its last piece at move 36 (I10xG8)
+# and the game went on between Red and Green.
+TRI_OUT = ("D5-D7 C14-C10 J13-K12 E6-D5 B13-B9 I14-I10 G6-G2 C12-C8 H13-H11 F7-E6 C8-C12-E14 "
+           "I10-H9 E4-G6 E14-C12-C8 K12-I10 F5-E4 B11-D9 I16-G14 D7xD11 "
+           "B9-D7xD3xF5xH7xH3xF5xD7 H9-H7 D11xB9 D17-E16 I12-I8-G6 G2-H3 C8-C10 H7-F5 B9xD11 "
+           "C16-E14-C12xE10 G6-H5 H3xH7 E10-D9 F5-F3 H7-H9 E16-F15 I10xG8 F15xH13xH9xF7 "
+           "F3-F1").split()
+
+
+def test_in_play_follows_the_turn_past_a_seat_that_is_out(tmp_path) -> None:
+    from canter.adapters.records.format import GameRecord, write_games
+
+    game = GameRecord.new("tri-camelot", ["blue", "red", "green"])
+    # (depth, seconds) of the last eight moves; the ones before carry no comment.
+    searched = {30: (2, 0.5), 31: (3, 1.0), 32: (6, 0.1), 33: (4, 0.25), 34: (5, 0.5),
+                35: (2, 0.2), 36: (7, 0.25), 37: (4, 0.3)}
+    for i, text in enumerate(TRI_OUT):
+        if i in searched:
+            depth, seconds = searched[i]
+            game.add_move(text, score="+0.10", depth=depth, time=seconds)
+        else:
+            game.add_move(text)
+    game.set_result("0-0-1")
+    path = tmp_path / "tri.pgn"
+    with open(path, "w", encoding="utf-8") as out:
+        write_games([game], out)
+    depths, clocks = strength.in_play(str(path))
+    # Moves 36 and 37 are Red's and Green's: Blue is out, so its turn is skipped.
+    assert depths == {"blue": (3.0, 2), "red": (5.0, 3), "green": (4.0, 3)}
+    assert clocks == {"blue": (pytest.approx(0.75), 1), "red": (pytest.approx(1.75), 1),
+                      "green": (pytest.approx(0.6), 1)}
