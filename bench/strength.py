@@ -239,17 +239,20 @@ def read_rankings(pgn: str) -> list[list[list[str]]]:
 
 def _movers(record) -> list[int]:
     """The seat that made each move of a record. Two seats alternate; with more, a seat
-    that is out loses its turns, so the game is played through."""
-    from canter.engine import Position, parse_move
+    that is out loses its turns, so the game is played through (with the record's rules)."""
+    from canter.adapters.records.format import game_positions
+    from canter.engine import Position
 
-    start = record.start_position
-    pos = Position.from_string(start) if start else Position.start(record.variant)
     if len(record.players) == 2:
-        return [(pos.turn + i) % 2 for i in range(len(record.moves))]
+        start = record.start_position
+        first = Position.from_string(start).turn if start else 0
+        return [(first + i) % 2 for i in range(len(record.moves))]
+    start, moves, _ = game_positions(record)
+    pos = start.copy()
     movers = []
-    for text in record.moves:
+    for move in moves:
         movers.append(pos.turn)
-        pos.push(parse_move(pos, text))
+        pos.push(move)
     return movers
 
 

@@ -554,7 +554,7 @@ def test_the_arbiter_runs_this_checkout_first_whatever_pythonpath_holds() -> Non
     assert strength.checkout_env({})["PYTHONPATH"] == str(ROOT)
 
 
-def test_mean_depths_per_engine_from_the_records(tmp_path) -> None:
+def test_depths_and_time_thought_per_engine_from_the_records(tmp_path) -> None:
     from canter.adapters.records.format import GameRecord, write_games
 
     one = GameRecord.new("camelot", ["new", "base"])
@@ -587,8 +587,8 @@ def test_mean_depths_per_engine_from_the_records(tmp_path) -> None:
         "thought in a game (median over 2 games): base 0.35 s; new 0.20 s")
 
 
-# A Tri-Camelot game of the records in which Blue lost its last piece at move 36 (I10xG8)
-# and the game went on between Red and Green.
+# A Tri-Camelot game of the records in which Blue lost its last piece to Green's I10xG8
+# (index 35) and the game went on between Red and Green.
 TRI_OUT = ("D5-D7 C14-C10 J13-K12 E6-D5 B13-B9 I14-I10 G6-G2 C12-C8 H13-H11 F7-E6 C8-C12-E14 "
            "I10-H9 E4-G6 E14-C12-C8 K12-I10 F5-E4 B11-D9 I16-G14 D7xD11 "
            "B9-D7xD3xF5xH7xH3xF5xD7 H9-H7 D11xB9 D17-E16 I12-I8-G6 G2-H3 C8-C10 H7-F5 B9xD11 "
@@ -614,7 +614,7 @@ def test_in_play_follows_the_turn_past_a_seat_that_is_out(tmp_path) -> None:
     with open(path, "w", encoding="utf-8") as out:
         write_games([game], out)
     depths, clocks = strength.in_play(str(path))
-    # Moves 36 and 37 are Red's and Green's: Blue is out, so its turn is skipped.
+    # Indexes 36 and 37 are Red's and Green's moves: Blue is out, so its turn is skipped.
     assert depths == {"blue": (3.0, 2), "red": (5.0, 3), "green": (4.0, 3)}
     assert clocks == {"blue": (pytest.approx(0.75), 1), "red": (pytest.approx(1.75), 1),
                       "green": (pytest.approx(0.6), 1)}
