@@ -32,7 +32,7 @@ DIST = [_distances(VARIANT, VARIANT.target_castle[s]) for s in range(VARIANT.nse
 TOP = 12
 
 
-def key_order(pos, legal: list, seat: int) -> list[int]:
+def key_order(legal: list, seat: int) -> list[int]:
     """Indices of `legal`, likeliest first, as `common.likeliest` keeps them (a later move
     of the generator's order wins a tie)."""
     target = VARIANT.target_bits[seat]
@@ -42,6 +42,7 @@ def key_order(pos, legal: list, seat: int) -> list[int]:
 
 
 def static_order(pos, legal: list, seat: int, ev: Evaluator) -> list[int]:
+    """Indices of `legal` by the mover's static score after each move, a win first."""
     scored = []
     for i, m in enumerate(legal):
         pos.push(m)
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                 legal = pos.legal_moves()
                 if comment is not None and len(legal) > 1:
                     played = legal.index(move)
-                    by_key[key_order(pos, legal, pos.turn).index(played)] += 1
+                    by_key[key_order(legal, pos.turn).index(played)] += 1
                     if args.static:
                         by_static[static_order(pos, legal, pos.turn, ev).index(played)] += 1
                     seen += 1
