@@ -265,3 +265,68 @@ def test_every_shipped_suite_line_is_a_position_and_a_legal_move():
             pos = Position.from_string(position)
             assert pos.outcome() is None
             assert parse_move(pos, best) in pos.legal_moves(), (path.name, position, best)
+
+
+def _after_entry_next() -> str:
+    from canter.engine import Position, parse_move
+
+    pos = Position.from_string(ENTRY_NEXT)
+    pos.push(parse_move(pos, "G5-G6"))
+    return pos.to_string()
+
+
+def test_the_recheck_sample_is_the_same_draw_each_run():
+    from recheck_tactics import chosen
+
+    assert chosen(5, 0, 1) == [0, 1, 2, 3, 4] and chosen(5, 9, 1) == [0, 1, 2, 3, 4]
+    drawn = chosen(100, 10, 7)
+    assert drawn == chosen(100, 10, 7) and drawn == sorted(set(drawn)) and len(drawn) == 10
+    assert drawn != chosen(100, 10, 8)
+
+
+def test_the_recheck_keeps_the_move_that_stays_best_and_names_what_fell(tmp_path):
+    position = _after_entry_next()
+    suite = tmp_path / "suite.txt"
+    # White enters Black's castle at once with D12-D13; G6-G7 also wins, but later.
+    suite.write_text(f"# two lines\n{position} bm D12-D13 ; gap 1 ; source a.pgn:1:2\n"
+                     f"{position} bm G6-G7 ; source b.pgn:4:9\n",
+                     encoding="utf-8")
+    out, seen = tmp_path / "held.txt", tmp_path / "checked.seen"
+    args = [sys.executable, str(BENCH / "recheck_tactics.py"), str(suite), "--st", "0.2",
+            "--gain", "1", "--gap", "1", "--out", str(out), "--seen", str(seen)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "suite.txt: 1 of 1 hold at 0.2 s (100.0 %)" in done.stdout, done.stdout
+    kept = out.read_text(encoding="utf-8").splitlines()
+    assert len(kept) == 1 and kept[0].startswith(f"{position} bm D12-D13 ; gap ")
+    assert kept[0].endswith(" ; checked 0.2 s ; source a.pgn:1:2")
+    assert read_suite(out) == [(position, "D12-D13")]
+    # The second line is the same position: checked once, and the run resumes past it.
+    again = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "0 of 0 hold" in again.stdout
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_the_recheck_verdicts_other_move_and_margins_fell(tmp_path):
+    position = _after_entry_next()
+    suite = tmp_path / "suite.txt"
+    suite.write_text(f"{position} bm G6-G7 ; source b.pgn:4:9\n", encoding="utf-8")
+    out, seen = tmp_path / "held.txt", tmp_path / "checked.seen"
+    base = [sys.executable, str(BENCH / "recheck_tactics.py"), "--st", "0.2",
+            "--out", str(out), "--seen", str(seen)]
+    done = subprocess.run(base + [str(suite)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "0 of 1 hold" in done.stdout and "other move 1" in done.stdout
+    assert seen.read_text(encoding="utf-8") == (
+        f"{position} ; other move D12-D13 ; source b.pgn:4:9\n")
+    assert not out.exists()
+    # The right move, but a win in one beats a win in two by a point, not by a Man.
+    seen.unlink()
+    suite.write_text(f"{position} bm D12-D13\n", encoding="utf-8")
+    done = subprocess.run(base + [str(suite)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "margins fell 1" in done.stdout and "margins fell (gap 1, gain" in done.stderr
+    assert not out.exists()
+    suite.write_text(f"{position} D12-D13\n", encoding="utf-8")
+    bad = subprocess.run(base + [str(suite)], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "expected '<position string> bm <move>'" in bad.stderr

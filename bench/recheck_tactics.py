@@ -1,0 +1,137 @@
+"""Check the positions of a tactics suite again with a longer search: does the suite's
+move stay best, by the suite's margins, when the engine thinks for a minute?
+
+    python bench/recheck_tactics.py bench/tactics-camelot.txt --st 60 --sample 50 \
+        --seed 1 --out tactics-camelot-60s.txt --seen camelot-60s.seen
+
+The suites of bench/ were found by short searches (bench/find_tactics.py at 4 s, checked
+at 8 s): a tactic a longer search refutes, or finds a second way to win, is not a tactic.
+Each position (all of them, or --sample N drawn at random with --seed) gets one MultiPV-2
+search of --st seconds, read as bench/find_tactics.py reads it. Its verdict is one of:
+
+- `holds`: the suite's move is still best, at least --gain above the side's static
+  standing and --gap above the second move. The line is written to --out in the suite
+  format, with the gap, gain, score and depth of this search, `checked <st> s`, and the
+  suite line's `source`.
+- `other move M`: the longer search prefers M.
+- `margins fell`: the move is still best but wins less than --gain or beats the second
+  move by less than --gap (the gap and gain found are printed).
+- `no reading`: the engine reported no two scored lines.
+
+Every position checked is appended to --seen with its verdict, and positions already in
+--out or --seen are skipped, so a stopped run goes on where it stopped (keep the same
+--sample and --seed). Progress goes to standard error; the counts of each verdict end the
+run on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from find_tactics import already, read
+from tactics import same_move
+
+from canter.adapters.client import Engine
+
+
+def suite_lines(path: Path) -> list[tuple[str, str, str]]:
+    """(position string, best move, source) per line of a suite; the source is '' when
+    the line names none."""
+    lines = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        head, *fields = [part.strip() for part in line.split(";")]
+        if not head or head.startswith("#"):
+            continue
+        position, sep, move = head.partition(" bm ")
+        if not sep or not move.strip():
+            raise SystemExit(f"{path}:{number}: expected '<position string> bm <move>'")
+        source = next((f.split(None, 1)[1] for f in fields
+                       if f.startswith("source ") and len(f.split(None, 1)) == 2), "")
+        lines.append((position.strip(), move.strip(), source))
+    return lines
+
+
+def chosen(count: int, sample: int, seed: int) -> list[int]:
+    """The indices of the lines to check, in suite order: all, or `sample` of them drawn
+    with `seed` (the same draw on every run, so that a run resumes)."""
+    if sample <= 0 or sample >= count:
+        return list(range(count))
+    return sorted(random.Random(seed).sample(range(count), sample))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suite", type=Path, help="a suite file (bench/tactics-*.txt)")
+    parser.add_argument("--st", type=float, default=60.0, help="seconds per position")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="check this many positions drawn at random (0: all)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the --sample draw")
+    parser.add_argument("--gain", type=int, default=100, help="centipawns won at least")
+    parser.add_argument("--gap", type=int, default=100, help="over the second move, at least")
+    parser.add_argument("--seen", default="",
+                        help="file of checked positions: appended to, and skipped on resume")
+    parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    parser.add_argument("--out", required=True, help="where the lines that hold are written")
+    args = parser.parse_args()
+    if args.st <= 0:
+        parser.error("--st must be above 0")
+    if args.sample < 0:
+        parser.error("--sample cannot be negative")
+
+    lines = suite_lines(args.suite)
+    done = already(args.out) | already(args.seen)
+    todo = []
+    for i in chosen(len(lines), args.sample, args.seed):
+        if lines[i][0] not in done:  # a position listed twice is checked once
+            todo.append(lines[i])
+            done.add(lines[i][0])
+    print(f"{args.suite}: {len(lines)} positions, checking {len(todo)} at {args.st:g} s",
+          file=sys.stderr)
+    verdicts: Counter[str] = Counter()
+    depths: list[int] = []
+    started = time.monotonic()
+    with Engine.start(shlex.split(args.engine), search_margin=max(5.0, args.st)) as engine:
+        engine.configure({"MultiPV": 2})
+        for index, (position, best, source) in enumerate(todo, start=1):
+            reading = read(engine, position, args.st)
+            if reading is None:
+                kind, verdict = "no reading", "no reading"
+            else:
+                depths.append(reading.depth)
+                if not same_move(position, reading.move, best):
+                    kind, verdict = "other move", f"other move {reading.move}"
+                elif not reading.holds(args.gain, args.gap):
+                    kind = "margins fell"
+                    verdict = f"margins fell (gap {reading.gap}, gain {reading.gain})"
+                else:
+                    kind = verdict = "holds"
+                    with open(args.out, "a", encoding="utf-8") as f:
+                        f.write(f"{position} bm {best} ; gap {reading.gap} ; gain "
+                                f"{reading.gain} ; score {reading.first} ; depth "
+                                f"{reading.depth} ; checked {args.st:g} s"
+                                + (f" ; source {source}" if source else "") + "\n")
+            verdicts[kind] += 1
+            if args.seen:
+                with open(args.seen, "a", encoding="utf-8") as f:
+                    f.write(f"{position} ; {verdict} ; source {source}\n")
+            spent = time.monotonic() - started
+            print(f"[{index}/{len(todo)}] {source or position}: bm {best}: {verdict}"
+                  f"{f', depth {reading.depth}' if reading else ''} ({spent:.0f} s)",
+                  file=sys.stderr)
+    checked = sum(verdicts.values())
+    mean = sum(depths) / len(depths) if depths else 0.0
+    held = verdicts["holds"]
+    print(f"{args.suite.name}: {held} of {checked} hold at {args.st:g} s"
+          f" ({100.0 * held / checked if checked else 0.0:.1f} %); other move "
+          f"{verdicts['other move']}, margins fell {verdicts['margins fell']}, no reading "
+          f"{verdicts['no reading']}; mean depth {mean:.1f}")
+
+
+if __name__ == "__main__":
+    main()
