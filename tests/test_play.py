@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -39,10 +40,17 @@ CASTLE_IN_ONE = [("G16", 0, MAN), ("F15", 0, MAN), ("E5", 0, KNIGHT),
                  ("A13", 1, MAN), ("B13", 1, KNIGHT), ("L4", 1, MAN), ("C3", 1, MAN)]
 
 
+def _default_ctrl_c() -> None:
+    # A suite started in the background of a script inherits Ctrl-C ignored, and so would
+    # the game, which then could never be interrupted: a person's terminal delivers it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     child = pexpect.spawn(sys.executable, ["-m", "canter", "play", *args], cwd=str(ROOT),
-                          env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(60, 200))
+                          env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(60, 200),
+                          preexec_fn=_default_ctrl_c)
     return child
 
 
