@@ -35,26 +35,9 @@ from collections import Counter
 from pathlib import Path
 
 from find_tactics import already, read
-from tactics import same_move
+from tactics import same_move, suite_entries
 
 from canter.adapters.client import Engine
-
-
-def suite_lines(path: Path) -> list[tuple[str, str, str]]:
-    """(position string, best move, source) per line of a suite; the source is '' when
-    the line names none."""
-    lines = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        head, *fields = [part.strip() for part in line.split(";")]
-        if not head or head.startswith("#"):
-            continue
-        position, sep, move = head.partition(" bm ")
-        if not sep or not move.strip():
-            raise SystemExit(f"{path}:{number}: expected '<position string> bm <move>'")
-        source = next((f.split(None, 1)[1] for f in fields
-                       if f.startswith("source ") and len(f.split(None, 1)) == 2), "")
-        lines.append((position.strip(), move.strip(), source))
-    return lines
 
 
 def chosen(count: int, sample: int, seed: int) -> list[int]:
@@ -84,7 +67,7 @@ def main() -> None:
     if args.sample < 0:
         parser.error("--sample cannot be negative")
 
-    lines = suite_lines(args.suite)
+    lines = suite_entries(args.suite)
     done = already(args.out) | already(args.seen)
     todo = []
     for i in chosen(len(lines), args.sample, args.seed):

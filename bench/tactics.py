@@ -26,18 +26,26 @@ from canter.engine import Position, parse_move
 HERE = Path(__file__).resolve().parent
 
 
-def read_suite(path: Path) -> list[tuple[str, str]]:
-    """(position string, best move) per line."""
+def suite_entries(path: Path) -> list[tuple[str, str, str]]:
+    """(position string, best move, source) per line; the source is '' when the line
+    names none."""
     suite = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = line.split(";", 1)[0].strip()
-        if not line or line.startswith("#"):
+        head, *fields = [part.strip() for part in line.split(";")]
+        if not head or head.startswith("#"):
             continue
-        position, sep, move = line.partition(" bm ")
+        position, sep, move = head.partition(" bm ")
         if not sep or not move.strip():
             raise SystemExit(f"{path}:{number}: expected '<position string> bm <move>'")
-        suite.append((position.strip(), move.strip()))
+        source = next((f.split(None, 1)[1] for f in fields
+                       if f.startswith("source ") and len(f.split(None, 1)) == 2), "")
+        suite.append((position.strip(), move.strip(), source))
     return suite
+
+
+def read_suite(path: Path) -> list[tuple[str, str]]:
+    """(position string, best move) per line."""
+    return [(position, move) for position, move, _ in suite_entries(path)]
 
 
 def same_move(position: str, a: str, b: str) -> bool:

@@ -333,11 +333,12 @@ def test_the_recheck_verdicts_other_move_and_margins_fell(tmp_path):
 
 
 def test_the_lines_checked_at_60_s_are_their_suites_own_from_the_seeded_draw():
-    from recheck_tactics import chosen, suite_lines
+    from recheck_tactics import chosen
+    from tactics import suite_entries
 
     for name in ("camelot", "tri-camelot"):
-        suite = suite_lines(BENCH / f"tactics-{name}.txt")
-        held = suite_lines(BENCH / "tactics-checked" / f"{name}-60s.txt")
+        suite = suite_entries(BENCH / f"tactics-{name}.txt")
+        held = suite_entries(BENCH / "tactics-checked" / f"{name}-60s.txt")
         seen = (BENCH / "tactics-checked" / f"{name}-60s.seen").read_text(
             encoding="utf-8").splitlines()
         drawn = [suite[i] for i in chosen(len(suite), 50, 1)]
