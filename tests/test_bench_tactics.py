@@ -284,7 +284,7 @@ def test_the_recheck_sample_is_the_same_draw_each_run():
     assert drawn != chosen(100, 10, 8)
 
 
-def test_the_recheck_keeps_the_move_that_stays_best_and_names_what_fell(tmp_path):
+def test_the_recheck_keeps_the_move_that_stays_best_and_checks_a_position_once(tmp_path):
     position = _after_entry_next()
     suite = tmp_path / "suite.txt"
     # White enters Black's castle at once with D12-D13; G6-G7 also wins, but later.
