@@ -20,8 +20,10 @@ search of --st seconds, read as bench/find_tactics.py reads it. Its verdict is o
 
 Every position checked is appended to --seen with its verdict, and positions already in
 --out or --seen are skipped, so a stopped run goes on where it stopped (keep the same
---sample and --seed). Progress goes to standard error; the counts of each verdict end the
-run on standard output.
+--sample and --seed). `--part K/N` takes every N-th position of the draw, from the K-th:
+N runs with parts 1/N to N/N, one per core, share one suite and may share --out and
+--seen (each line is appended whole). Progress goes to standard error; the counts of
+each verdict end the run on standard output.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from tactics import same_move, suite_entries
 
 from canter.adapters.client import Engine
 
+Entry = tuple[str, str, str]  # position string, the suite's move, source
+
 
 def chosen(count: int, sample: int, seed: int) -> list[int]:
     """The indices of the lines to check, in suite order: all, or `sample` of them drawn
@@ -48,8 +52,33 @@ def chosen(count: int, sample: int, seed: int) -> list[int]:
     return sorted(random.Random(seed).sample(range(count), sample))
 
 
+def to_check(lines: list[Entry], sample: int, seed: int, share: tuple[int, int],
+             done: set[str]) -> list[Entry]:
+    """The suite lines this run checks: the draw's indices in `share` (K, N), that is
+    every N-th from the K-th, less the positions in `done`. A position listed twice is
+    checked once, at its first line in the draw, whichever share that falls in."""
+    k, n = share
+    drawn = chosen(len(lines), sample, seed)
+    first: dict[str, int] = {}
+    for i in drawn:
+        first.setdefault(lines[i][0], i)
+    return [lines[i] for i in drawn
+            if i % n == k - 1 and first[lines[i][0]] == i and lines[i][0] not in done]
+
+
+def part(text: str) -> tuple[int, int]:
+    """`K/N` as (K, N), with 1 <= K <= N."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N, e.g. 1/2") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be from 1 to N")
+    return k, n
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("suite", type=Path, help="a suite file (bench/tactics-*.txt)")
     parser.add_argument("--st", type=float, default=60.0, help="seconds per position")
     parser.add_argument("--sample", type=int, default=0,
@@ -59,6 +88,9 @@ def main() -> None:
     parser.add_argument("--gap", type=int, default=100, help="over the second move, at least")
     parser.add_argument("--seen", default="",
                         help="file of checked positions: appended to, and skipped on resume")
+    parser.add_argument("--part", type=part, default=(1, 1), metavar="K/N",
+                        help="check only the K-th of N interleaved shares of the positions, "
+                             "so that N runs on N cores share a suite (default 1/1)")
     parser.add_argument("--engine", default=f"{sys.executable} -m canter")
     parser.add_argument("--out", required=True, help="where the lines that hold are written")
     args = parser.parse_args()
@@ -68,12 +100,8 @@ def main() -> None:
         parser.error("--sample cannot be negative")
 
     lines = suite_entries(args.suite)
-    done = already(args.out) | already(args.seen)
-    todo = []
-    for i in chosen(len(lines), args.sample, args.seed):
-        if lines[i][0] not in done:  # a position listed twice is checked once
-            todo.append(lines[i])
-            done.add(lines[i][0])
+    todo = to_check(lines, args.sample, args.seed, args.part,
+                    already(args.out) | already(args.seen))
     print(f"{args.suite}: {len(lines)} positions, checking {len(todo)} at {args.st:g} s",
           file=sys.stderr)
     verdicts: Counter[str] = Counter()

@@ -3,9 +3,12 @@ whose one winning move is known by hand."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
@@ -347,3 +350,19 @@ def test_the_lines_checked_at_60_s_are_their_suites_own_from_the_seeded_draw():
             " ; holds ; " in line for line in seen)
         text = (BENCH / "tactics-checked" / f"{name}-60s.txt").read_text(encoding="utf-8")
         assert text.count(" ; checked 60 s ; source ") == len(held)
+
+
+def test_the_recheck_parts_share_the_draw_and_a_repeated_position_goes_to_one():
+    from recheck_tactics import part, to_check
+
+    lines = [(f"p{i}", "A1-A2", "") for i in range(7)] + [("p2", "B1-B2", "")]
+    ones = to_check(lines, 0, 1, (1, 2), set())
+    twos = to_check(lines, 0, 1, (2, 2), set())
+    assert [p for p, _, _ in ones] == ["p0", "p2", "p4", "p6"]
+    assert [p for p, _, _ in twos] == ["p1", "p3", "p5"]  # the second p2 is never checked
+    assert to_check(lines, 0, 1, (1, 1), {"p0", "p5"}) == [
+        lines[i] for i in (1, 2, 3, 4, 6)]
+    assert part("2/3") == (2, 3)
+    for bad in ("3/2", "0/2", "1", "a/b"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            part(bad)
