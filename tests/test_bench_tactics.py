@@ -259,8 +259,8 @@ def test_the_solver_sets_engine_options_and_names_a_bad_one(tmp_path):
 def test_every_shipped_suite_line_is_a_position_and_a_legal_move():
     from canter.engine import Position, parse_move
 
-    suites = sorted(BENCH.glob("tactics-*.txt")) + sorted(BENCH.glob("tactics-checked/*.txt"))
-    assert len(suites) >= 5
+    suites = sorted(BENCH.glob("tactics-*.txt"))
+    assert len(suites) >= 3
     for path in suites:
         lines = read_suite(path)
         assert lines, path
@@ -335,21 +335,20 @@ def test_the_recheck_verdicts_other_move_and_margins_fell(tmp_path):
     assert bad.returncode == 1 and "expected '<position string> bm <move>'" in bad.stderr
 
 
-def test_the_lines_checked_at_60_s_are_their_suites_own_from_the_seeded_draw():
-    from recheck_tactics import chosen
+def test_the_shipped_suites_are_the_lines_a_60_s_search_kept():
     from tactics import suite_entries
 
     for name in ("camelot", "tri-camelot"):
         suite = suite_entries(BENCH / f"tactics-{name}.txt")
-        held = suite_entries(BENCH / "tactics-checked" / f"{name}-60s.txt")
-        seen = (BENCH / "tactics-checked" / f"{name}-60s.seen").read_text(
-            encoding="utf-8").splitlines()
-        drawn = [suite[i] for i in chosen(len(suite), 50, 1)]
-        assert [line.split(" ; ")[0] for line in seen] == [p for p, _, _ in drawn]
-        assert set(held) <= set(drawn) and len(held) == sum(
-            " ; holds ; " in line for line in seen)
-        text = (BENCH / "tactics-checked" / f"{name}-60s.txt").read_text(encoding="utf-8")
-        assert text.count(" ; checked 60 s ; source ") == len(held)
+        seen = [line.split(" ; ") for line in (
+            BENCH / "tactics-checked" / f"{name}-60s.seen").read_text(
+            encoding="utf-8").splitlines()]
+        verdicts = {fields[0]: fields[1] for fields in seen}
+        assert len(verdicts) == len(seen)  # each position checked once
+        held = {position for position, verdict in verdicts.items() if verdict == "holds"}
+        assert {p for p, _, _ in suite} == held and len(suite) == len(held)
+        text = (BENCH / f"tactics-{name}.txt").read_text(encoding="utf-8")
+        assert text.count(" ; checked 60 s ; source ") == len(suite)
 
 
 def test_the_recheck_parts_share_the_draw_and_a_repeated_position_goes_to_one():
