@@ -37,11 +37,9 @@ from collections import Counter
 from pathlib import Path
 
 from find_tactics import already, read
-from tactics import same_move, suite_entries
+from tactics import Entry, same_move, suite_entries
 
 from canter.adapters.client import Engine
-
-Entry = tuple[str, str, str]  # position string, the suite's move, source
 
 
 def chosen(count: int, sample: int, seed: int) -> list[int]:

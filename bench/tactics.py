@@ -25,8 +25,10 @@ from canter.engine import Position, parse_move
 
 HERE = Path(__file__).resolve().parent
 
+Entry = tuple[str, str, str]  # position string, the suite's move, source
 
-def suite_entries(path: Path) -> list[tuple[str, str, str]]:
+
+def suite_entries(path: Path) -> list[Entry]:
     """(position string, best move, source) per line; the source is '' when the line
     names none."""
     suite = []
