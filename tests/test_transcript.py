@@ -328,6 +328,17 @@ def test_record_then_replay_round_trip_against_the_scripted_engine():
         assert result.passed, (result.failure, text)
 
 
+def test_recording_waits_for_a_slow_stop_before_the_next_command():
+    # the bestmove comes 0.5 s after the stop, past `settle`: it is still the stop's answer
+    slow = MINI + ["--slow-stop", "0.5"]
+    commands = ["go infinite", "stop", "isready", "quit"]
+    recording = record_session(slow, iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    assert "> stop\n...* bestmove *\n> isready\n< readyok\n> quit\n" in text
+    assert run_transcript(parse(text), slow, default_timeout=5).passed
+
+
 def test_recording_closes_input_and_records_the_exit_when_input_ends():
     recording = record_session(MINI + ["--exit-code", "5"], iter(["isready\n"]), None,
                                interactive=False, settle=0.3, timeout=5)

@@ -17,7 +17,8 @@ let a test make it misbehave on purpose. Only the standard library, so it starts
     anything else  info string unknown command: ...
 
 Options: --chatty prints a banner before being spoken to; --exit-code N is the code used
-by quit and at the end of input.
+by quit and at the end of input; --slow-stop S makes a stopped search take S seconds more
+to give its bestmove (as a loaded machine may).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import time
 lock = threading.Lock()
 stop_search = threading.Event()
 search: threading.Thread | None = None
+slow_stop = 0.0
 
 
 def say(text: str) -> None:
@@ -47,6 +49,7 @@ def run_infinite() -> None:
     while not stop_search.wait(0.02):
         depth += 1
         say(f"info depth {depth} nodes {depth * 7} {volatile()} hashfull {random.randint(0, 9)}")
+    time.sleep(slow_stop)
     say("bestmove B2-B3")
 
 
@@ -59,9 +62,18 @@ def finish_search() -> None:
         stop_search.clear()
 
 
-def main() -> int:
+def stop_later() -> None:
+    """`stop` with --slow-stop: the answer comes while later commands are read."""
     global search
+    if search is not None:
+        stop_search.set()
+        search = None  # the stopped search ends by itself
+
+
+def main() -> int:
+    global search, slow_stop
     args = sys.argv[1:]
+    slow_stop = float(args[args.index("--slow-stop") + 1]) if "--slow-stop" in args else 0.0
     exit_code = int(args[args.index("--exit-code") + 1]) if "--exit-code" in args else 0
     print("mini: started", file=sys.stderr, flush=True)
     if "--chatty" in args:
@@ -94,7 +106,10 @@ def main() -> int:
             time.sleep(int(words[2]) / 1000)
             say("bestmove " + random.choice(["A1-A2", "C3-C4", "D5xD7"]))
         elif command == "stop":
-            finish_search()
+            if slow_stop:
+                stop_later()
+            else:
+                finish_search()
         elif command == "echo":
             say(line.split("echo ", 1)[1] if " " in line else "")
         elif command == "sleep":

@@ -216,8 +216,9 @@ def record_session(
     """Relay `lines` to a new engine, echoing its output, and record the exchange.
 
     Piped (not interactive), the next line goes out only once the engine has been quiet
-    for `settle` seconds, and after a `go` with a limit only once its `bestmove` is in
-    (at most `timeout` seconds either way), so that answers follow their commands.
+    for `settle` seconds, and after a `go` with a limit or a `stop` only once the
+    search's `bestmove` is in (at most `timeout` seconds either way), so that answers
+    follow their commands.
     """
     rec = recording or Recording()
     lock = threading.Lock()
@@ -271,6 +272,10 @@ def record_session(
                 w.lower() in ("infinite", "ponder") for w in words[1:]
             ):
                 bestmove_seen.wait(timeout)
+            elif words[:1] == ["stop"]:
+                # a slow machine may answer a stop later than `settle`: its bestmove
+                # belongs before the next command
+                _wait_until_clear(searching, sent_at, timeout, output_done)
             if searching.is_set():
                 # An infinite search never goes quiet: give it `settle` to get going.
                 output_done.wait(settle)
@@ -294,6 +299,12 @@ def record_session(
     finally:
         engine.stop()
     return rec
+
+
+def _wait_until_clear(flag: threading.Event, since: float, timeout: float,
+                     done: threading.Event) -> None:
+    while flag.is_set() and not done.is_set() and now() - since < timeout:
+        time.sleep(0.01)
 
 
 def _wait_quiet(last_output, lock, since, settle, timeout, done) -> None:
