@@ -44,9 +44,9 @@ def volatile() -> str:
     return f"nps {random.randint(1000, 999999)} time {random.randint(0, 50)}"
 
 
-def run_infinite() -> None:
+def run_infinite(stop: threading.Event) -> None:
     depth = 0
-    while not stop_search.wait(0.02):
+    while not stop.wait(0.02):
         depth += 1
         say(f"info depth {depth} nodes {depth * 7} {volatile()} hashfull {random.randint(0, 9)}")
     time.sleep(slow_stop)
@@ -59,7 +59,6 @@ def finish_search() -> None:
         stop_search.set()
         search.join()
         search = None
-        stop_search.clear()
 
 
 def stop_later() -> None:
@@ -71,7 +70,7 @@ def stop_later() -> None:
 
 
 def main() -> int:
-    global search, slow_stop
+    global search, stop_search, slow_stop
     args = sys.argv[1:]
     slow_stop = float(args[args.index("--slow-stop") + 1]) if "--slow-stop" in args else 0.0
     exit_code = int(args[args.index("--exit-code") + 1]) if "--exit-code" in args else 0
@@ -100,7 +99,8 @@ def main() -> int:
             say(f"info depth 1 nodes {words[2]} {volatile()} pv A1-A2")
             say("bestmove A1-A2")
         elif command == "go" and words[1:2] == ["infinite"]:
-            search = threading.Thread(target=run_infinite)
+            stop_search = threading.Event()  # its own: a slow stop's search may still run
+            search = threading.Thread(target=run_infinite, args=(stop_search,))
             search.start()
         elif command == "go" and words[1:2] == ["movetime"]:
             time.sleep(int(words[2]) / 1000)
