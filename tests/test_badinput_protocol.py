@@ -144,7 +144,7 @@ UCI_CASES: list[Case] = [
       "option 'UCI_Variant' takes one of: camelot, tri-camelot, cam, camette, chivalry, grand-cam"),
     U("setoption name UCI_Variant value \u00e9", "option 'UCI_Variant' takes one of"),
     U("setoption name Three Seat Search value best",
-      "option 'Three Seat Search' takes one of: paranoid, brs, brs+"),
+      "option 'Three Seat Search' takes one of: paranoid, brs, brs+, maxn"),
     U("setoption name Three Seat Opponent Moves value 65",
       "option 'Three Seat Opponent Moves' takes 0 to 64"),
     U("setoption name Three Seat Read Opponents value 1",

@@ -110,7 +110,8 @@ def test_protover_lists_the_features_and_options(engine):
     assert re.search(r'feature myname="canter [^"]+"', text)
     options = [line for line in lines if line.startswith("feature option=")]
     assert 'feature option="Hash -spin 16 1 4096"' in options
-    assert 'feature option="Three Seat Search -combo *paranoid /// brs /// brs+"' in options
+    assert ('feature option="Three Seat Search -combo *paranoid /// brs /// brs+ /// maxn"'
+            in options)
     assert 'feature option="Rule Exit Duty Persists -check 1"' in options
     assert 'feature option="Resign Threshold -spin 0 0 100000"' in options
     assert not [o for o in options if "UCI_Variant" in o or "Ponder" in o]

@@ -76,7 +76,7 @@ def nodes(pos: Position, opponent_moves: int, algorithm: str = "brs") -> int:
     return s.search(pos, Limits(depth=3), lambda i: None, StopFlag()).info.nodes
 
 
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 def test_fewer_opponent_moves_make_a_smaller_tree(algorithm):
     pos = Position.start("tri-camelot")
     assert nodes(pos, 1, algorithm) < nodes(pos, 0, algorithm)

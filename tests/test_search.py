@@ -124,7 +124,7 @@ def test_chivalry_second_piece_into_the_castle():
 # ---- Tri-Camelot ----------------------------------------------------------------------
 # Blue's target is the red castle A16; Blue has only the runner, so Red (E2) and Green (J9),
 # one far Man each, cannot delay it by offering a compulsory capture.
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 @pytest.mark.parametrize("runner,n,depth", [("B15", 1, 2), ("B13", 2, 5), ("B11", 3, 7)])
 def test_tri_castle_entry_in_n(runner, n, depth, algorithm):
     pos = setup("tri-camelot", turn="b", b=runner, r="E2", g="J9")
@@ -134,7 +134,7 @@ def test_tri_castle_entry_in_n(runner, n, depth, algorithm):
         assert pos.variant.cell_name(result.best.end) == "A16"
 
 
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 def test_tri_winning_multi_jump(algorithm):
     # F7 jumps Red's F9 and Green's F13, the last pieces of both: Blue wins. G8xE10 takes
     # only Red's.
@@ -146,7 +146,7 @@ def test_tri_winning_multi_jump(algorithm):
     assert infos[-1].score_win == 1
 
 
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 def test_tri_one_move_loss_avoided(algorithm):
     # Red (next to move) threatens J15-K16, its target. Blue can take that Man (J13xJ17)
     # or Green's Knight (F9xH11); only the first stops Red. (J11 keeps J15 from jumping J13.)
@@ -206,7 +206,7 @@ def test_single_legal_move_answers_at_once():
     # Blue's only move F1xD3xF5 takes Red's and Green's last Men.
     "tri-camelot 4/5/6/5/6/5/6/5/4/5/4/3/4/3/g1/3/r1/b b 0,0,0 - - 0 40",
 ])
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 def test_single_legal_move_that_wins_is_mate_in_one(string, algorithm):
     pos = Position.from_string(string)
     assert len(pos.legal_moves()) == 1
@@ -307,7 +307,8 @@ def test_ponder_search_turns_timed_at_ponderhit():
                                                ("chivalry", "paranoid"),
                                                ("tri-camelot", "paranoid"),
                                                ("tri-camelot", "brs"),
-                                               ("tri-camelot", "brs+")])
+                                               ("tri-camelot", "brs+"),
+                                               ("tri-camelot", "maxn")])
 def test_legal_answers_along_random_games(variant, algorithm):
     import random
 

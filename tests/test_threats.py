@@ -62,7 +62,7 @@ def test_an_opponents_canter_threat_on_the_other_castle_costs_us():
     assert ev.relative(threat, 1) < ev.relative(calm, 1) - 100
 
 
-@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+"])
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs", "brs+", "maxn"])
 @pytest.mark.parametrize("depth", [1, 2])
 def test_red_stops_greens_canter_into_blues_castle(algorithm, depth):
     # Green (next to move after Red) threatens F5 over F3 to F1, which ends the game for

@@ -2,12 +2,13 @@
 
 Two seats: negamax alpha-beta. Three seats: the same code as *paranoid* search — the root
 seat against a coalition of the others; a value is always from the point of view of the
-side to move's team, and is negated only when the team to move changes — or *Best-Reply
-Search* (`brs.py`). Shared: a transposition table keyed by the position hash, move ordering
-(castle entries, captures by material, killers, history), a quiescence search over
-compulsory captures (no stand-pat while a capture is compulsory), a single-reply extension,
-exact won/lost/drawn scores. Null-move pruning (a switch, two sides only) passes only where
-a pass could stand in for a legal move: never under a capture or exit duty.
+side to move's team, and is negated only when the team to move changes — *Best-Reply
+Search* (`brs.py`), or max-n, each seat for itself (`maxn.py`). Shared: a transposition
+table keyed by the position hash, move ordering (castle entries, captures by material,
+killers, history), a quiescence search over compulsory captures (no stand-pat while a
+capture is compulsory), a single-reply extension, exact won/lost/drawn scores. Null-move
+pruning (a switch, two sides only) passes only where a pass could stand in for a legal
+move: never under a capture or exit duty.
 
 Two sides (two seats, or two teams) have a selectivity behind switches, off in play since
 no combination of it scored above the search without it at 10+0.1 (docs/search.md,
@@ -54,6 +55,7 @@ from canter.engine.search.common import (
 )
 from canter.engine.search.evaluate import Evaluator, weights_for
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult, StopFlag
+from canter.engine.search.maxn import MaxN
 from canter.engine.search.opponents import predictable_seats
 from canter.engine.search.timeman import DEFAULT_MOVES_TO_GO, ITERATION_STOP, budgets
 from canter.engine.search.tt import TranspositionTable, bound_of, relative
@@ -110,7 +112,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1,
+    "capext": 1, "maxn_width": 64,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -964,6 +966,8 @@ class Search:
             self.brs = BestReply(self, plus=algorithm == "brs+")
             self.salt ^= BRS_SALT if algorithm == "brs" else BRS_PLUS_SALT
             self.child = self.brs.root_child
+        elif self.three and algorithm == "maxn":
+            self.child = MaxN(self).root_child
         else:
             self.child = self._root_child
 

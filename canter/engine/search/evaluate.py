@@ -321,6 +321,35 @@ class Evaluator:
                 diff += self._threats(pos, seat)
         return self._endgame(pos, seat, diff)
 
+    def vector(self, pos: Position) -> list[int]:
+        """Three seats: `relative(pos, s)` for every seat at once, for max-n's leaves
+        (the seat scores and the castle reaches are counted once, not once a seat)."""
+        sc = self.scores(pos)
+        n = len(sc)
+        occ = pos.occ
+        t = None
+        if self.w.threat1 or self.w.threat2:
+            allocc = 0
+            for bits in occ:
+                allocc |= bits
+            reach, threat = self.reach, self.threat
+            t = [threat[reach.moves_to_target(occ, s, allocc, pos.kn)] if occ[s] else 0
+                 for s in range(n)]
+            live = [t[s] if occ[s] and s not in pos.eliminated else 0 for s in range(n)]
+        out = []
+        for seat in range(n):
+            others = [sc[s] for s in range(n) if s != seat and occ[s]]
+            if not others:
+                diff = sc[seat]
+            elif self.w.versus_max:
+                diff = sc[seat] - max(others)
+            else:
+                diff = sc[seat] - sum(others) // len(others)
+            if t is not None:
+                diff += t[seat] - max([0] + [live[s] for s in range(n) if s != seat])
+            out.append(self._endgame(pos, seat, diff))
+        return out
+
     def _threats(self, pos: Position, seat: int) -> int:
         """Own castle-entry reach minus the nearest opponent's (whoever's castle it aims at:
         either entry ends the game)."""

@@ -1,11 +1,11 @@
 """The searcher the protocol session drives (the contract is `canter.engine.search.limits`).
 
 Attributes the session sets from engine options: `hash_mb` (transposition table size),
-`multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+", used
-with three seats), `opponent_moves` (three seats: each opponent's likeliest moves searched,
-0 = all), `read_opponents` (three seats: an opponent that keeps making its likeliest move
-is searched with that move alone, `opponents.py`) and `weights` (evaluation weights by name
-that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFile),
+`multipv`, `skill` (0..20, 20 = full strength), `algorithm` ("paranoid" | "brs" | "brs+" |
+"maxn", used with three seats), `opponent_moves` (three seats: each opponent's likeliest
+moves searched, 0 = all), `read_opponents` (three seats: an opponent that keeps making its
+likeliest move is searched with that move alone, `opponents.py`) and `weights` (evaluation
+weights by name that replace the built-in ones, `evaluate.Weights`; empty = none, option EvalFile),
 `tables` (endgame tables, `endings.Endings`, or None; options UseTables and TablePath) and
 `threads` (processes that search, option Threads: above 1, helper processes of `smp.py`
 share a table in shared memory with the main search, which alone decides the move).
@@ -36,7 +36,7 @@ from canter.engine.search.limits import (
 )
 from canter.engine.search.tt import TranspositionTable
 
-ALGORITHMS = ("paranoid", "brs", "brs+")
+ALGORITHMS = ("paranoid", "brs", "brs+", "maxn")
 # Three seats: how many of each opponent's likeliest moves the search tries (0 = all);
 # 3 won the measured comparison (docs/search.md).
 OPPONENT_MOVES = 3
