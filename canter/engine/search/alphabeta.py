@@ -309,15 +309,15 @@ class Search:
                 return True
         return False
 
-    def _threatened(self, pos: Position) -> bool:
-        """Three seats: can an opponent of the root enter its target castle in one move
+    def _threatened(self, pos: Position, seat: int) -> bool:
+        """Three seats: can a seat other than `seat` enter its target castle in one move
         (bit-set estimate, threats.py)?"""
         reach = self.ev.reach
         allocc = 0
         for bits in pos.occ:
             allocc |= bits
         for s in range(self.nseats):
-            if s != self.root and pos.occ[s] and s not in pos.eliminated:
+            if s != seat and pos.occ[s] and s not in pos.eliminated:
                 if reach.moves_to_target(pos.occ, s, allocc, pos.kn) == 1:
                     return True
         return False
@@ -778,7 +778,7 @@ class Search:
                     return static
                 return self._evasions(alpha, beta, ply, qply)
             if not (self.threat_ext and qply < self.threat_ext and pos.turn == self.root
-                    and self._threatened(pos)):
+                    and self._threatened(pos, self.root)):
                 if self.qcharge and qply < self.qdepth:
                     return self._stand_or_charge(alpha, beta, ply, qply)
                 return self._static(pos)

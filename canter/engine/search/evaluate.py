@@ -310,16 +310,20 @@ class Evaluator:
                 # After the endgame's cut: a race is how a thin side wins.
                 return self._endgame(pos, seat, diff) + self._race(pos, seat)
         else:
-            others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
-            if not others:
-                diff = sc[seat]
-            elif self.w.versus_max:
-                diff = sc[seat] - max(others)
-            else:
-                diff = sc[seat] - sum(others) // len(others)
+            diff = self._versus(sc, seat, pos.occ)
             if self.w.threat1 or self.w.threat2:
                 diff += self._threats(pos, seat)
         return self._endgame(pos, seat, diff)
+
+    def _versus(self, sc: list[int], seat: int, occ: list[int]) -> int:
+        """Three seats: the seat's score minus the mean of the opponents with pieces on
+        the board (or, `versus_max`, minus the highest of them)."""
+        others = [sc[s] for s in range(len(sc)) if s != seat and occ[s]]
+        if not others:
+            return sc[seat]
+        if self.w.versus_max:
+            return sc[seat] - max(others)
+        return sc[seat] - sum(others) // len(others)
 
     def vector(self, pos: Position) -> list[int]:
         """Three seats: `relative(pos, s)` for every seat at once, for max-n's leaves
@@ -338,13 +342,7 @@ class Evaluator:
             live = [t[s] if occ[s] and s not in pos.eliminated else 0 for s in range(n)]
         out = []
         for seat in range(n):
-            others = [sc[s] for s in range(n) if s != seat and occ[s]]
-            if not others:
-                diff = sc[seat]
-            elif self.w.versus_max:
-                diff = sc[seat] - max(others)
-            else:
-                diff = sc[seat] - sum(others) // len(others)
+            diff = self._versus(sc, seat, occ)
             if t is not None:
                 diff += t[seat] - max([0] + [live[s] for s in range(n) if s != seat])
             out.append(self._endgame(pos, seat, diff))

@@ -146,23 +146,8 @@ class MaxN:
             return self._children(movegen.generate(pos), 0, ply, qply + 1)
         if s._wins_now(pos):
             return self._mover_wins(pos.turn, ply + 1)
-        if qply < s.threat_ext and self._threatened(pos):
+        if qply < s.threat_ext and s._threatened(pos, pos.turn):
             moves = movegen.generate(pos)
             if moves:
                 return self._children(moves, 0, ply, qply + 1)
         return self._static()
-
-    def _threatened(self, pos) -> bool:
-        """Can a seat other than the one to move enter its target castle in one move
-        (bit-set estimate, threats.py)?"""
-        reach = self.s.ev.reach
-        if reach is None:
-            return False
-        allocc = 0
-        for bits in pos.occ:
-            allocc |= bits
-        for x in range(self.n):
-            if x != pos.turn and pos.occ[x] and x not in pos.eliminated:
-                if reach.moves_to_target(pos.occ, x, allocc, pos.kn) == 1:
-                    return True
-        return False
