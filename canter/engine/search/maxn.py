@@ -15,8 +15,8 @@ then through the compulsory captures; at a quiet leaf, a seat that can enter its
 castle wins, and where another seat could enter next move the seat to move's replies are
 searched first (at most `threat_ext` plies).
 
-Ties go to the child worse for the root seat, so an indifferent opponent is taken to
-harm it, and the root's value is never better than a cooperative opponent would allow.
+Between children equal for the seat to move, the one worse for the root seat is taken:
+an opponent indifferent to a choice is read as paranoid search reads every opponent.
 """
 
 from __future__ import annotations
