@@ -370,7 +370,8 @@ class Search:
         return [m for _, m in keyed]
 
     def likely(self, pos: Position, seat: int, moves: list) -> list:
-        """Three seats: the moves of `seat` the search tries: all of the root seat's; an
+        """Three seats: the moves of `seat` the search tries: all of the root seat's (its
+        `maxn_width` likeliest below the root, under max-n); an
         opponent's `oppk` likeliest (all of them if `oppk` is 0), or only its likeliest
         once it reads as predictable (opponents.py)."""
         k = self.seat_k[seat]

@@ -22,7 +22,7 @@ an opponent indifferent to a choice is read as paranoid search reads every oppon
 from __future__ import annotations
 
 from canter.engine.rules import movegen
-from canter.engine.search.common import STATIC_CAP, WIN, likeliest
+from canter.engine.search.common import STATIC_CAP, WIN
 
 
 class MaxN:
@@ -30,8 +30,11 @@ class MaxN:
         self.s = search
         self.n = search.nseats
         # The root seat's own likeliest moves at its nodes below the root (switch
-        # `maxn_width`; 0 = all of them), so that its next move fits in the time.
-        self.width = search.options.get("maxn_width", 0)
+        # `maxn_width`; 0 = all of them), so that its next move fits in the time. The
+        # root's own moves are listed by the root loop, which does not ask `likely`.
+        width = search.options.get("maxn_width", 0)
+        if width:
+            search.seat_k[search.root] = width
         # _iterate asks again with a wider window for a move that beat the best; max-n
         # values do not depend on the window, so the last answer is kept.
         self._last: tuple | None = None
@@ -114,11 +117,7 @@ class MaxN:
         pos = s.pos
         seat = pos.turn
         root = s.root
-        if seat != root:
-            moves = s.likely(pos, seat, moves)
-        elif self.width and len(moves) > self.width:
-            moves = likeliest(moves, self.width, pos.variant.target_bits[seat],
-                              s.ev.target_dist[seat])
+        moves = s.likely(pos, seat, moves)
         rep = s.rep
         pv = s.pv
         best = None
