@@ -167,11 +167,21 @@ class Page:
                     raise AssertionError(f"the page never showed the targets of {cell} "
                                          f"(message: {self.message()!r})") from None
                 continue
-            targets = {t.get_attribute("data-cell")
-                       for t in self.css("#board circle.target")}
+            targets = self._shown_targets()
             if targets or not expected:
                 break
         return targets
+
+    def _shown_targets(self) -> set[str]:
+        # The page may redraw the board between finding the circles and reading them (a
+        # late server update draws the same targets anew): read them again from the top.
+        for _ in range(5):
+            try:
+                return {t.get_attribute("data-cell")
+                        for t in self.css("#board circle.target")}
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        raise AssertionError("the board kept being redrawn while its targets were read")
 
     def message(self) -> str:
         element = (self.css("#message") or [None])[0]
