@@ -87,3 +87,30 @@ def test_tri_camelot_seats_are_symmetric_under_rotation():
     ev = Evaluator(pos.variant)
     scores = ev.scores(pos)
     assert scores[1] == scores[2] == scores[0] - DEFAULT_WEIGHTS.tempo
+
+
+def test_versus_left_weighs_the_seat_whose_castle_is_aimed_at():
+    # Blue aims at Red's castle, Red at Green's, Green at Blue's.
+    variant = get_variant("tri-camelot")
+    plain = replace(weights_for(variant), threat1=0, threat2=0)
+    ev = Evaluator(variant, replace(plain, versus_left=80))
+    assert ev.left == [1, 2, 0]
+    # A Man more for Red (Blue's left) or for Green (Blue's right), far from every castle.
+    level = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10", g="H9 I10")
+    red_up = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10 D11", g="H9 I10")
+    green_up = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10", g="H9 I10 H11")
+    for pos in (level, red_up, green_up):
+        sc = ev.scores(pos)
+        assert ev.relative(pos, 0) == sc[0] - (80 * sc[1] + 20 * sc[2]) // 100
+        assert ev.relative(pos, 1) == sc[1] - (80 * sc[2] + 20 * sc[0]) // 100
+    red_cost = ev.relative(level, 0) - ev.relative(red_up, 0)
+    green_cost = ev.relative(level, 0) - ev.relative(green_up, 0)
+    assert red_cost > 2 * green_cost > 0
+    # The plain mean charges Blue alike for either.
+    mean = Evaluator(variant, plain)
+    assert abs((mean.relative(level, 0) - mean.relative(red_up, 0))
+               - (mean.relative(level, 0) - mean.relative(green_up, 0))) < 20
+    # With one opponent out, it is that opponent alone, whatever the weighting.
+    duel = setup("tri-camelot", turn="b", b="F9 E8", g="H9 I10 H11")
+    sc = ev.scores(duel)
+    assert ev.relative(duel, 0) == sc[0] - sc[2]

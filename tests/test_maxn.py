@@ -61,10 +61,10 @@ def test_same_move_and_node_count_every_run():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("versus_max", [0, 1])
+@pytest.mark.parametrize("versus", [{}, {"versus_max": 1}, {"versus_left": 75}])
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 90))
-def test_the_vector_is_each_seats_relative_score(versus_max, seed, plies):
+def test_the_vector_is_each_seats_relative_score(versus, seed, plies):
     rng = random.Random(seed)
     pos = Position.start("tri-camelot")
     for _ in range(plies):
@@ -72,7 +72,7 @@ def test_the_vector_is_each_seats_relative_score(versus_max, seed, plies):
         if not moves or pos.outcome() is not None:
             break
         pos.push(rng.choice(moves))
-    ev = Evaluator(pos.variant, replace(weights_for(pos.variant), versus_max=versus_max))
+    ev = Evaluator(pos.variant, replace(weights_for(pos.variant), **versus))
     assert ev.vector(pos) == [ev.relative(pos, s) for s in range(3)]
 
 

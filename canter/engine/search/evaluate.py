@@ -45,6 +45,13 @@ class Weights:
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
     versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
+    # Three seats, both opponents in play: per cent of the opponents' part that is the
+    # score of the seat on the left (the one whose castle this seat aims at); the rest is
+    # the right one's. 50 is the plain mean. Material taken from the left seat both opens
+    # this seat's target and slows the left seat's own race, while material taken from
+    # the right seat also speeds the left seat's race (the right seat's castle is its
+    # target): so the left seat's strength may count for more.
+    versus_left: int = 50
     # A seat that can enter its target castle in 1 (2) moves counting canter chains
     # (threats.py; where two pieces must be in, the next entry). Three seats: any
     # opponent's entry ends the game for us, so the opponents' term is the largest of
@@ -159,6 +166,9 @@ class Evaluator:
         self.pair_races: list[PairRace] | None = None
         self.races = n == 2 and not variant.teams and weights.pair_race != 0
         self.partners = variant.partners
+        # The seat whose castle each seat aims at (three seats: its left neighbour).
+        self.left = [next((t for t in range(n) if variant.own_castle[t]
+                           == variant.target_castle[s]), -1) for s in range(n)]
         self.teams = variant.is_team_game
         self.threat = (0, weights.threat1, weights.threat2, 0)
         self.reach_for_terms: Reach | None = None  # terms() counts the reach whatever weighs it
@@ -317,12 +327,18 @@ class Evaluator:
 
     def _versus(self, sc: list[int], seat: int, occ: list[int]) -> int:
         """Three seats: the seat's score minus the mean of the opponents with pieces on
-        the board (or, `versus_max`, minus the highest of them)."""
+        the board (or, `versus_max`, minus the highest of them; or, `versus_left`, a mean
+        weighted towards the left seat)."""
         others = [sc[s] for s in range(len(sc)) if s != seat and occ[s]]
         if not others:
             return sc[seat]
         if self.w.versus_max:
             return sc[seat] - max(others)
+        if len(others) == 2 and self.w.versus_left != 50:
+            left = self.left[seat]
+            right = 3 - seat - left
+            return sc[seat] - (self.w.versus_left * sc[left]
+                               + (100 - self.w.versus_left) * sc[right]) // 100
         return sc[seat] - sum(others) // len(others)
 
     def vector(self, pos: Position) -> list[int]:
@@ -447,6 +463,10 @@ class Evaluator:
                 sc = self.scores(pos)
                 others = [max(others, key=lambda s: sc[s])]
             share = {seat: 1.0, **{s: -1.0 / len(others) for s in others}}
+            if len(others) == 2 and not self.w.versus_max and self.w.versus_left != 50:
+                left = self.left[seat]
+                share[left] = -self.w.versus_left / 100
+                share[3 - seat - left] = -(100 - self.w.versus_left) / 100
         total = [0.0] * len(TERM_NAMES)
         for s, sign in share.items():
             for i, x in enumerate(self._seat_terms(pos, s, allocc)):
@@ -609,4 +629,6 @@ def weight_changes(data: object) -> dict[str, object]:
         # static scores anyway, so that no weight can pose as a forced win).
         if any(abs(x) > MAX_WEIGHT for x in values):
             raise ValueError(f"weight '{name}' must be within ±{MAX_WEIGHT}")
+        if name == "versus_left" and not 0 <= value <= 100:
+            raise ValueError("weight 'versus_left' is a per cent, from 0 to 100")
     return out
