@@ -89,28 +89,42 @@ def test_tri_camelot_seats_are_symmetric_under_rotation():
     assert scores[1] == scores[2] == scores[0] - DEFAULT_WEIGHTS.tempo
 
 
-def test_versus_left_weighs_the_seat_whose_castle_is_aimed_at():
-    # Blue aims at Red's castle, Red at Green's, Green at Blue's.
+def test_neighbour_shares_weigh_the_left_and_the_right_seat_apart():
+    # Blue aims at Red's castle (its left), Red at Green's, Green at Blue's.
     variant = get_variant("tri-camelot")
     plain = replace(weights_for(variant), threat1=0, threat2=0)
-    ev = Evaluator(variant, replace(plain, versus_left=80))
-    assert ev.left == [1, 2, 0]
     # A Man more for Red (Blue's left) or for Green (Blue's right), far from every castle.
     level = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10", g="H9 I10")
     red_up = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10 D11", g="H9 I10")
     green_up = setup("tri-camelot", turn="b", b="F9 E8", r="D9 C10", g="H9 I10 H11")
-    for pos in (level, red_up, green_up):
-        sc = ev.scores(pos)
-        assert ev.relative(pos, 0) == sc[0] - (80 * sc[1] + 20 * sc[2]) // 100
-        assert ev.relative(pos, 1) == sc[1] - (80 * sc[2] + 20 * sc[0]) // 100
-    red_cost = ev.relative(level, 0) - ev.relative(red_up, 0)
-    green_cost = ev.relative(level, 0) - ev.relative(green_up, 0)
-    assert red_cost > 2 * green_cost > 0
-    # The plain mean charges Blue alike for either.
+
+    def cost(ev, pos):
+        return ev.relative(level, 0) - ev.relative(pos, 0)
+
+    # Only the left seat's material counts against Blue: Red's Man costs a Man, Green's
+    # nothing (Green's score does not count at all).
+    left_only = Evaluator(variant, replace(plain, left_material=100, left_position=0,
+                                           right_material=0, right_position=0))
+    assert left_only.left == [1, 2, 0]
+    assert cost(left_only, red_up) == plain.man
+    assert cost(left_only, green_up) == 0
+    # The plain mean charges half of Red's whole gain, and these shares are the mean.
     mean = Evaluator(variant, plain)
-    assert abs((mean.relative(level, 0) - mean.relative(red_up, 0))
-               - (mean.relative(level, 0) - mean.relative(green_up, 0))) < 20
-    # With one opponent out, it is that opponent alone, whatever the weighting.
+    same = Evaluator(variant, replace(plain, left_material=50, left_position=50,
+                                      right_material=50, right_position=50))
+    assert not same.neighbour_shares
+    red_gain = mean.scores(red_up)[1] - mean.scores(level)[1]
+    assert red_gain > plain.man  # a Man and where it stands
+    assert abs(cost(mean, red_up) - red_gain / 2) <= 1
+    # Shares of the records' shape: the right seat's material helps, its position hurts.
+    shaped = Evaluator(variant, replace(plain, left_material=100, left_position=0,
+                                        right_material=-30, right_position=130))
+    for pos in (level, red_up, green_up):
+        sc = shaped.scores(pos)
+        mat_r, mat_g = 100 * pos.occ[1].bit_count(), 100 * pos.occ[2].bit_count()
+        assert shaped.relative(pos, 0) == sc[0] - (
+            100 * mat_r - 30 * mat_g + 130 * (sc[2] - mat_g)) // 100
+    # With one opponent out, it is that opponent alone, whatever the shares.
     duel = setup("tri-camelot", turn="b", b="F9 E8", g="H9 I10 H11")
-    sc = ev.scores(duel)
-    assert ev.relative(duel, 0) == sc[0] - sc[2]
+    sc = shaped.scores(duel)
+    assert shaped.relative(duel, 0) == sc[0] - sc[2]

@@ -61,7 +61,8 @@ def test_same_move_and_node_count_every_run():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("versus", [{}, {"versus_max": 1}, {"versus_left": 75}])
+@pytest.mark.parametrize("versus", [{}, {"versus_max": 1}, {
+    "left_material": 100, "left_position": 0, "right_material": -30, "right_position": 130}])
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 90))
 def test_the_vector_is_each_seats_relative_score(versus, seed, plies):

@@ -101,9 +101,10 @@ def test_the_score_is_the_terms_times_the_weights(variant):
     replace(ALL_ON, threat1=300, threat2=-40),
     # Minus the strongest opponent, not the mean: no floor, so exact.
     replace(ALL_ON, threat1=300, threat2=100, versus_max=1),
-    # The opponents' part weighted towards the left seat: floored as the mean is.
-    replace(ALL_ON, threat1=300, threat2=100, versus_left=80),
-], ids=["built-in", "threats", "negative-threat2", "versus-max", "versus-left"])
+    # The neighbours' material and position weighed apart: floored as the mean is.
+    replace(ALL_ON, threat1=300, threat2=100, left_material=100, left_position=0,
+            right_material=-30, right_position=130),
+], ids=["built-in", "threats", "negative-threat2", "versus-max", "neighbour-shares"])
 def test_three_seat_terms_are_the_score_to_within_the_floor_of_the_mean(weights):
     positions = playout_positions("tri-camelot", 4, 150, seed=5)
     used = [0.0] * len(TERM_NAMES)
@@ -339,8 +340,6 @@ def test_weight_changes_check_names_and_values():
                      ({"race": 5}, "'race' takes a list"),
                      ({"knight": 40000}, "'knight' must be within"),
                      ({"race": [100, -3000]}, "'race' must be within"),
-                     ({"versus_left": 101}, "'versus_left' is a per cent"),
-                     ({"versus_left": -1}, "'versus_left' is a per cent"),
                      ([1, 2], "JSON object")):
         with pytest.raises(ValueError, match=why):
             weight_changes(bad)

@@ -45,13 +45,17 @@ class Weights:
     tempo: int = 8
     race_step: int = 0  # per step of the fastest piece (the race decides Tri-Camelot)
     versus_max: int = 0  # three seats: 1 = minus the strongest opponent, 0 = minus the mean
-    # Three seats, both opponents in play: per cent of the opponents' part that is the
-    # score of the seat on the left (the one whose castle this seat aims at); the rest is
-    # the right one's. 50 is the plain mean. Material taken from the left seat both opens
-    # this seat's target and slows the left seat's own race, while material taken from
-    # the right seat also speeds the left seat's race (the right seat's castle is its
-    # target): so the left seat's strength may count for more.
-    versus_left: int = 50
+    # Three seats, both opponents in play: the opponents' part as per cents of each
+    # one's material (Men, Knights) and of the rest of its score (position: race,
+    # advance, defence, cohesion, tempo), the left seat being the one whose castle this
+    # seat aims at and the right seat the one that aims at this seat's castle. 50 each is
+    # the plain mean. In game records the left seat's material and the right seat's race
+    # are what cost a seat its wins, and the right seat's material helps it (docs/search.md,
+    # "Tri-Camelot: the seats and their neighbours"); a share may be below 0 or above 100.
+    left_material: int = 50
+    left_position: int = 50
+    right_material: int = 50
+    right_position: int = 50
     # A seat that can enter its target castle in 1 (2) moves counting canter chains
     # (threats.py; where two pieces must be in, the next entry). Three seats: any
     # opponent's entry ends the game for us, so the opponents' term is the largest of
@@ -169,6 +173,9 @@ class Evaluator:
         # The seat whose castle each seat aims at (three seats: its left neighbour).
         self.left = [next((t for t in range(n) if variant.own_castle[t]
                            == variant.target_castle[s]), -1) for s in range(n)]
+        self.shares = (weights.left_material, weights.left_position,
+                       weights.right_material, weights.right_position)
+        self.neighbour_shares = n == 3 and not variant.teams and self.shares != (50,) * 4
         self.teams = variant.is_team_game
         self.threat = (0, weights.threat1, weights.threat2, 0)
         self.reach_for_terms: Reach | None = None  # terms() counts the reach whatever weighs it
@@ -320,26 +327,33 @@ class Evaluator:
                 # After the endgame's cut: a race is how a thin side wins.
                 return self._endgame(pos, seat, diff) + self._race(pos, seat)
         else:
-            diff = self._versus(sc, seat, pos.occ)
+            diff = self._versus(sc, seat, pos)
             if self.w.threat1 or self.w.threat2:
                 diff += self._threats(pos, seat)
         return self._endgame(pos, seat, diff)
 
-    def _versus(self, sc: list[int], seat: int, occ: list[int]) -> int:
+    def _versus(self, sc: list[int], seat: int, pos: Position) -> int:
         """Three seats: the seat's score minus the mean of the opponents with pieces on
-        the board (or, `versus_max`, minus the highest of them; or, `versus_left`, a mean
-        weighted towards the left seat)."""
-        others = [sc[s] for s in range(len(sc)) if s != seat and occ[s]]
+        the board (or, `versus_max`, minus the highest of them; or, with both opponents
+        in play and the neighbour shares changed, their material and position weighed by
+        those shares)."""
+        others = [sc[s] for s in range(len(sc)) if s != seat and pos.occ[s]]
         if not others:
             return sc[seat]
         if self.w.versus_max:
             return sc[seat] - max(others)
-        if len(others) == 2 and self.w.versus_left != 50:
+        if len(others) == 2 and self.neighbour_shares:
+            lm, lp, rm, rp = self.shares
             left = self.left[seat]
             right = 3 - seat - left
-            return sc[seat] - (self.w.versus_left * sc[left]
-                               + (100 - self.w.versus_left) * sc[right]) // 100
+            mat_l, mat_r = self._material(pos, left), self._material(pos, right)
+            return sc[seat] - (lm * mat_l + lp * (sc[left] - mat_l)
+                               + rm * mat_r + rp * (sc[right] - mat_r)) // 100
         return sc[seat] - sum(others) // len(others)
+
+    def _material(self, pos: Position, seat: int) -> int:
+        knights = pos.kn[seat].bit_count()
+        return knights * self.w.knight + (pos.occ[seat].bit_count() - knights) * self.w.man
 
     def vector(self, pos: Position) -> list[int]:
         """Three seats: `relative(pos, s)` for every seat at once, for max-n's leaves
@@ -358,7 +372,7 @@ class Evaluator:
             live = [t[s] if occ[s] and s not in pos.eliminated else 0 for s in range(n)]
         out = []
         for seat in range(n):
-            diff = self._versus(sc, seat, occ)
+            diff = self._versus(sc, seat, pos)
             if t is not None:
                 diff += t[seat] - max([0] + [live[s] for s in range(n) if s != seat])
             out.append(self._endgame(pos, seat, diff))
@@ -452,6 +466,7 @@ class Evaluator:
         for bits in pos.occ:
             allocc |= bits
         mine = self.partners[seat] if self.teams else (seat,)
+        material: dict[int, float] = {}  # a seat's share of its Men and Knights, if apart
         if self.teams or v.nseats == 2:
             # Each side's counts whole: own (or the team's) minus the other's.
             share = {s: (1.0 if s in mine else -1.0) for s in range(v.nseats)}
@@ -463,14 +478,16 @@ class Evaluator:
                 sc = self.scores(pos)
                 others = [max(others, key=lambda s: sc[s])]
             share = {seat: 1.0, **{s: -1.0 / len(others) for s in others}}
-            if len(others) == 2 and not self.w.versus_max and self.w.versus_left != 50:
+            if len(others) == 2 and not self.w.versus_max and self.neighbour_shares:
                 left = self.left[seat]
-                share[left] = -self.w.versus_left / 100
-                share[3 - seat - left] = -(100 - self.w.versus_left) / 100
+                right = 3 - seat - left
+                lm, lp, rm, rp = self.shares
+                share[left], share[right] = -lp / 100, -rp / 100
+                material = {left: -lm / 100, right: -rm / 100}
         total = [0.0] * len(TERM_NAMES)
         for s, sign in share.items():
             for i, x in enumerate(self._seat_terms(pos, s, allocc)):
-                total[i] += sign * x
+                total[i] += material.get(s, sign) * x if i in (_MAN, _KNIGHT) else sign * x
         sign = share.get(pos.turn, 0.0)
         total[_TEMPO] += sign
         # hanging_loss is (value of what hangs) * hanging // 100: linear in hanging but for
@@ -629,6 +646,4 @@ def weight_changes(data: object) -> dict[str, object]:
         # static scores anyway, so that no weight can pose as a forced win).
         if any(abs(x) > MAX_WEIGHT for x in values):
             raise ValueError(f"weight '{name}' must be within ±{MAX_WEIGHT}")
-        if name == "versus_left" and not 0 <= value <= 100:
-            raise ValueError("weight 'versus_left' is a per cent, from 0 to 100")
     return out
