@@ -57,7 +57,7 @@ def rows_of(paths: list[str], plies: list[int]) -> dict[int, list[tuple[list[flo
                 if ply not in out:
                     continue
                 scores = ev.scores(pos)
-                material = [ev._material(pos, s) for s in range(3)]
+                material = [ev.material(pos, s) for s in range(3)]
                 for seat in range(3):
                     row = [1.0, float(seat == 1), float(seat == 2)]
                     left = ev.left[seat]

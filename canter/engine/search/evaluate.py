@@ -346,12 +346,13 @@ class Evaluator:
             lm, lp, rm, rp = self.shares
             left = self.left[seat]
             right = 3 - seat - left
-            mat_l, mat_r = self._material(pos, left), self._material(pos, right)
+            mat_l, mat_r = self.material(pos, left), self.material(pos, right)
             return sc[seat] - (lm * mat_l + lp * (sc[left] - mat_l)
                                + rm * mat_r + rp * (sc[right] - mat_r)) // 100
         return sc[seat] - sum(others) // len(others)
 
-    def _material(self, pos: Position, seat: int) -> int:
+    def material(self, pos: Position, seat: int) -> int:
+        """The seat's Men and Knights at their weights."""
         knights = pos.kn[seat].bit_count()
         return knights * self.w.knight + (pos.occ[seat].bit_count() - knights) * self.w.man
 
