@@ -2,7 +2,7 @@
 and its two neighbours', split into material and position, over game records.
 
     python bench/neighbours.py bench/records/tri-*.pgn
-    python bench/neighbours.py --plies 30 42 games.pgn
+    python bench/neighbours.py --plies 24,36,48 games.pgn
 
 For every game and every ply asked for (after the book), each seat gives one row: its own
 material (Men and Knights at the evaluation's values) and the rest of its score (race,
@@ -60,8 +60,7 @@ def rows_of(paths: list[str], plies: list[int]) -> dict[int, list[tuple[list[flo
                 material = [ev.material(pos, s) for s in range(3)]
                 for seat in range(3):
                     row = [1.0, float(seat == 1), float(seat == 2)]
-                    left = ev.left[seat]
-                    for s in (seat, left, 3 - seat - left):
+                    for s in (seat, ev.left[seat], ev.right[seat]):
                         row += [material[s] / 100, (scores[s] - material[s]) / 100]
                     out[ply].append((row, int(outcome.wins_for(seat))))
     return out
@@ -127,9 +126,13 @@ def fit(rows: list[tuple[list[float], int]]) -> tuple[list[float], list[float], 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", nargs="+", help="game records (PGN-style, three seats)")
-    ap.add_argument("--plies", type=int, nargs="+", default=[30, 42],
-                    help="plies at which positions are taken (default 30 42)")
+    ap.add_argument("--plies", default="30,42",
+                    help="plies at which positions are taken, by commas (default 30,42)")
     args = ap.parse_args(argv)
+    try:
+        args.plies = sorted({int(x) for x in args.plies.split(",")})
+    except ValueError:
+        ap.error(f"--plies takes whole numbers separated by commas, not {args.plies!r}")
     table = rows_of(args.records, args.plies)
     for ply in args.plies:
         rows = table[ply]

@@ -56,3 +56,18 @@ def test_rows_give_each_seat_its_own_and_its_neighbours_columns(tmp_path):
     for x, _ in rows:
         m = x[cols.index("own material")]
         assert any(abs(m - (men + 1.6 * kn)) < 1e-9 for men in range(6) for kn in range(4))
+
+
+def test_the_command_prints_a_fit_per_ply_and_refuses_bad_plies(capsys):
+    record = str(ROOT / "bench/records/tri-maxn-tc.pgn")
+    assert neighbours.main(["--plies", "30", record]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ply 30: ") and "right position" in out
+    assert "% of own position" in out
+    try:
+        neighbours.main(["--plies", "thirty", record])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("a bad --plies was taken")
+    assert "whole numbers separated by commas" in capsys.readouterr().err

@@ -173,6 +173,7 @@ class Evaluator:
         # The seat whose castle each seat aims at (three seats: its left neighbour).
         self.left = [next((t for t in range(n) if variant.own_castle[t]
                            == variant.target_castle[s]), -1) for s in range(n)]
+        self.right = [3 - s - self.left[s] for s in range(n)] if n == 3 else []
         self.shares = (weights.left_material, weights.left_position,
                        weights.right_material, weights.right_position)
         self.neighbour_shares = n == 3 and not variant.teams and self.shares != (50,) * 4
@@ -344,8 +345,7 @@ class Evaluator:
             return sc[seat] - max(others)
         if len(others) == 2 and self.neighbour_shares:
             lm, lp, rm, rp = self.shares
-            left = self.left[seat]
-            right = 3 - seat - left
+            left, right = self.left[seat], self.right[seat]
             mat_l, mat_r = self.material(pos, left), self.material(pos, right)
             return sc[seat] - (lm * mat_l + lp * (sc[left] - mat_l)
                                + rm * mat_r + rp * (sc[right] - mat_r)) // 100
@@ -480,8 +480,7 @@ class Evaluator:
                 others = [max(others, key=lambda s: sc[s])]
             share = {seat: 1.0, **{s: -1.0 / len(others) for s in others}}
             if len(others) == 2 and not self.w.versus_max and self.neighbour_shares:
-                left = self.left[seat]
-                right = 3 - seat - left
+                left, right = self.left[seat], self.right[seat]
                 lm, lp, rm, rp = self.shares
                 share[left], share[right] = -lp / 100, -rp / 100
                 material = {left: -lm / 100, right: -rm / 100}
