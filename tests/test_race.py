@@ -4,11 +4,12 @@ library's own moves; and what the evaluation makes of it (weight `pair_race`).""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from builders import setup
 
-from canter.engine import get_variant
+from canter.engine import Position, get_variant
 from canter.engine.rules import movegen
 from canter.engine.search.evaluate import RACE_HORIZON, TERM_NAMES, Evaluator, Weights
 from canter.engine.search.race import FAR, PairRace
@@ -113,3 +114,26 @@ def test_the_evaluation_weighs_the_race_difference_in_endings_only():
     for ev in (plain, raced):
         assert ev.terms(pos, 1)[0][TERM_NAMES.index("pair_race")] == 9 - 8
         assert ev.terms(crowd, 1)[0][TERM_NAMES.index("pair_race")] == 0
+
+
+def test_the_built_in_weights_race_in_camelot_and_chivalry_only():
+    # An ending of each game: White's first two pieces of the start (in cell order)
+    # against the first two Black Men (in cell order) that make the race uneven, so that
+    # the weight shows in the score.
+    for name, race in (("camelot", True), ("chivalry", True), ("cam", False),
+                       ("camette", False)):
+        start = Position.start(name)
+        variant = start.variant
+        white = [c for c in variant.cells if start.occ[0] >> c & 1][:2]
+        w = " ".join(("K" if start.kn[0] >> c & 1 else "") + variant.cell_name(c)
+                     for c in white)
+        ev, plain = Evaluator(variant), Evaluator(variant, Weights())
+        for pair in itertools.combinations([c for c in variant.cells if c not in white], 2):
+            end = setup(name, turn="w", w=w, b=" ".join(map(variant.cell_name, pair)))
+            moves = ev.race_moves(end)
+            if moves is not None and moves[0] != moves[1]:
+                break
+        else:
+            raise AssertionError(f"{name}: no uneven race found")
+        gap = ev.relative(end, 0) - plain.relative(end, 0)
+        assert gap == ((moves[1] - moves[0]) * 80 if race else 0), name

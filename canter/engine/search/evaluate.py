@@ -73,7 +73,8 @@ class Weights:
     # Two seats, in endings of at most RACE_PIECES pieces on the board: per move by which
     # the seat's fastest pair finishes the castle race before the opponent's, counting
     # leapfrogging pairs (race.py; each side's count capped at RACE_HORIZON moves). On in
-    # Camelot (CAMELOT_WEIGHTS), where the strength test kept it; unmeasured elsewhere.
+    # Camelot and Chivalry (RACE_WEIGHTS), where the strength test kept it; unmeasured in
+    # Cam and Camette.
     pair_race: int = 0
 
 
@@ -82,9 +83,10 @@ TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
 
 DEFAULT_WEIGHTS = Weights()
 
-# Camelot: the pair race of endings, kept by the strength test at 10+0.1 (docs/search.md,
-# "The pair race"). The other two-seat games have not been measured with it.
-CAMELOT_WEIGHTS = Weights(pair_race=80)
+# Camelot and Chivalry: the pair race of endings, kept by the strength test at 10+0.1
+# (docs/search.md, "The pair race"). Cam and Camette have not been measured with it.
+RACE_WEIGHTS = Weights(pair_race=80)
+RACE_GAMES = ("camelot", "chivalry")
 
 
 def weights_for(variant: Variant) -> Weights:
@@ -92,7 +94,7 @@ def weights_for(variant: Variant) -> Weights:
     # weights, with each side's terms summed over its partners.
     if variant.nseats > 2 and not variant.teams:
         return TRI_WEIGHTS
-    return CAMELOT_WEIGHTS if variant.name == "camelot" else DEFAULT_WEIGHTS
+    return RACE_WEIGHTS if variant.name in RACE_GAMES else DEFAULT_WEIGHTS
 
 
 def _distances(variant: Variant, sources: frozenset[int]) -> list[int]:
