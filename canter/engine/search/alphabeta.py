@@ -7,7 +7,7 @@ Search* (`brs.py`), or max-n, each seat for itself (`maxn.py`). Shared: a transp
 table keyed by the position hash, move ordering (castle entries, captures by material,
 killers, history), a quiescence search over compulsory captures (no stand-pat while a
 capture is compulsory), a single-reply extension, exact won/lost/drawn scores. Null-move
-pruning (a switch, two sides only) passes only where a pass could stand in for a legal
+pruning (a switch, two seats only) passes only where a pass could stand in for a legal
 move: never under a capture or exit duty.
 
 Two sides (two seats, or two teams) have a selectivity behind switches, off in play since
