@@ -8,6 +8,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -64,10 +66,7 @@ def test_the_command_prints_a_fit_per_ply_and_refuses_bad_plies(capsys):
     out = capsys.readouterr().out
     assert out.startswith("ply 30: ") and "right position" in out
     assert "% of own position" in out
-    try:
+    with pytest.raises(SystemExit) as refused:
         neighbours.main(["--plies", "thirty", record])
-    except SystemExit as exc:
-        assert exc.code == 2
-    else:
-        raise AssertionError("a bad --plies was taken")
+    assert refused.value.code == 2
     assert "whole numbers separated by commas" in capsys.readouterr().err
