@@ -29,6 +29,7 @@ from canter.engine.search.threats import Reach
 
 RACE_PIECES = 10  # pieces on the board at most for the pair race to count
 RACE_HORIZON = 12  # moves: a race longer than this counts as this long
+LONE_HORIZON = 6  # steps: a runner farther than this from its target castle is not scored
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,11 @@ class Weights:
     # Camelot and Chivalry (RACE_WEIGHTS), where the strength test kept it; unmeasured in
     # Cam and Camette.
     pair_race: int = 0
+    # Three seats: per step inside LONE_HORIZON of a seat's fastest piece that is nearer
+    # its target castle than every piece of the seat whose castle that is (no defender can
+    # meet it on the way in). Own minus the largest opponent's, as for the entry reach:
+    # any opponent's entry ends the game. Off: not a linear term of the tuner.
+    lone_runner: int = 0
 
 
 TRI_WEIGHTS = Weights(race_step=25, threat1=300, threat2=100)
@@ -176,6 +182,10 @@ class Evaluator:
         self.left = [next((t for t in range(n) if variant.own_castle[t]
                            == variant.target_castle[s]), -1) for s in range(n)]
         self.right = [3 - s - self.left[s] for s in range(n)] if n == 3 else []
+        self.lone = weights.lone_runner if n == 3 and not variant.teams else 0
+        # Cells within k steps of each seat's own castle, k = 0 .. LONE_HORIZON.
+        self.home_within = [[self._zone(self.own_dist[s], k) for k in range(LONE_HORIZON + 1)]
+                            for s in range(n)] if self.lone else []
         self.shares = (weights.left_material, weights.left_position,
                        weights.right_material, weights.right_position)
         self.neighbour_shares = n == 3 and not variant.teams and self.shares != (50,) * 4
@@ -333,6 +343,9 @@ class Evaluator:
             diff = self._versus(sc, seat, pos)
             if self.w.threat1 or self.w.threat2:
                 diff += self._threats(pos, seat)
+            if self.lone:
+                lone = self.lone_runners(pos)
+                diff += lone[seat] - max(lone[s] for s in range(len(sc)) if s != seat)
         return self._endgame(pos, seat, diff)
 
     def _versus(self, sc: list[int], seat: int, pos: Position) -> int:
@@ -373,11 +386,14 @@ class Evaluator:
             t = [threat[reach.moves_to_target(occ, s, allocc, pos.kn)] if occ[s] else 0
                  for s in range(n)]
             live = [t[s] if occ[s] and s not in pos.eliminated else 0 for s in range(n)]
+        lone = self.lone_runners(pos) if self.lone else None
         out = []
         for seat in range(n):
             diff = self._versus(sc, seat, pos)
             if t is not None:
                 diff += t[seat] - max([0] + [live[s] for s in range(n) if s != seat])
+            if lone is not None:
+                diff += lone[seat] - max(lone[s] for s in range(n) if s != seat)
             out.append(self._endgame(pos, seat, diff))
         return out
 
@@ -397,6 +413,25 @@ class Evaluator:
                 if t > worst:
                     worst = t
         return mine - worst
+
+    def lone_runners(self, pos: Position) -> list[int]:
+        """Three seats: each seat's lone runner score, `lone_runner` per step inside
+        LONE_HORIZON of its fastest piece when no piece of the seat it aims at stands as
+        near that seat's castle (0 for a seat out of play or without such a runner)."""
+        out = [0] * len(pos.occ)
+        for s, occ in enumerate(pos.occ):
+            if not occ or s in pos.eliminated:
+                continue
+            rings = self.rings[s]
+            for d in range(1, LONE_HORIZON + 1):
+                if occ & rings[d]:
+                    break
+            else:
+                continue
+            guard = self.left[s]
+            if guard in pos.eliminated or not pos.occ[guard] & self.home_within[guard][d]:
+                out[s] = self.lone * (LONE_HORIZON + 1 - d)
+        return out
 
     def race_moves(self, pos: Position) -> tuple[int, ...] | None:
         """Each seat's pair race in moves (capped at RACE_HORIZON), or None where the board
