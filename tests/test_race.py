@@ -137,3 +137,17 @@ def test_the_built_in_weights_race_in_camelot_and_chivalry_only():
             raise AssertionError(f"{name}: no uneven race found")
         gap = ev.relative(end, 0) - plain.relative(end, 0)
         assert gap == ((moves[1] - moves[0]) * 80 if race else 0), name
+
+
+def test_where_one_piece_wins_a_lone_piece_races_by_its_steps():
+    # Cam's White aims at D13, Camette's at C7. A pair already counted a lone runner (the
+    # other piece may wait); the last piece of a side counted as never finishing.
+    cam, camette = get_variant("cam"), get_variant("camette")
+    white = PairRace(cam, 0)
+    for names, moves in (("D12", 1), ("D9", 4), ("A10", 3), ("D9 A4", 4)):
+        assert white.moves([cam.cell(n) for n in names.split()]) == moves, names
+    assert white.moves([cam.cell("D1")]) == FAR  # its own castle: never leaves by a race
+    assert PairRace(camette, 0).moves([camette.cell("C5")]) == 2
+    assert PairRace(camette, 1).moves([camette.cell("C5")]) == 4  # Black aims at C1
+    # Camelot still needs two in the castle.
+    assert WHITE.moves(cells("G15")) == FAR

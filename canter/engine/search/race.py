@@ -11,6 +11,9 @@ The table holds every ordered pair of cells, found by one breadth-first search b
 from the finished races (the moves are their own reverses, but for a castle entry, which
 ends a piece's travel). It ignores every other piece on the board (hurdles that would help,
 blockers and captures that would hinder); the search sees those.
+
+Where one piece in the castle wins (Cam, Camette), a side's last piece still races: alone
+it only steps, so its count is its distance in steps.
 """
 
 from __future__ import annotations
@@ -61,11 +64,32 @@ class PairRace:
                             nxt.append((other, c) if swap else (c, other))
             frontier = nxt
         self.table = table
+        # One piece wins: a lone piece's moves, stepping, from every cell (FAR if closed).
+        self.solo: list[int] | None = None
+        if need == 1:
+            solo = [FAR] * size
+            ring = [c for c in target if c not in closed]
+            for c in ring:
+                solo[c] = 0
+            moves = 0
+            while ring and moves + 1 < FAR:
+                moves += 1
+                nxt = []
+                for c in ring:
+                    for n in step[c]:
+                        if solo[n] == FAR and n not in closed and n not in target:
+                            solo[n] = moves
+                            nxt.append(n)
+                ring = nxt
+            self.solo = solo
 
     def moves(self, cells: list[int]) -> int:
         """The fewest moves in which some two of `cells` (one side's pieces) finish the
-        race alone; FAR with fewer than two."""
+        race alone; FAR with fewer than two, unless one piece wins (then a lone piece
+        counts its steps)."""
         best = FAR
+        if self.solo is not None and len(cells) == 1:
+            return self.solo[cells[0]]
         size = self.size
         table = self.table
         for i, a in enumerate(cells):
