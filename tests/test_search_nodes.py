@@ -14,10 +14,11 @@ from canter.engine.search.bench import bench_positions
 from canter.engine.search.limits import Limits, SearchResult, StopFlag
 from canter.engine.search.searcher import Searcher
 
-# Without the selectivity: its pruning plays a move only to look whether it offers a
-# piece, and its reductions search some children twice, so there a move played is not
-# one node.
-SWITCHES = ({}, {"nullmove": 1}, {"qthreat": 1, "jump_ext": 1}, {"stage": 0, "ttmove": 1})
+# Without the selectivity (on in Camelot's play): its pruning plays a move only to look
+# whether it offers a piece, and its reductions search some children twice, so there a
+# move played is not one node.
+SWITCHES = tuple({"selective": 0, **s} for s in (
+    {}, {"nullmove": 1}, {"qthreat": 1, "jump_ext": 1}, {"stage": 0, "ttmove": 1}))
 
 
 def _entered(monkeypatch) -> list[int]:
@@ -57,7 +58,9 @@ def _search(pos: Position, **switches: int) -> SearchResult:
     return searcher.search(pos, Limits(depth=3), lambda info: None, StopFlag())
 
 
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: ",".join(s) or "play")
+@pytest.mark.parametrize(
+    "switches", SWITCHES,
+    ids=lambda s: ",".join(k for k in s if k != "selective") or "full-width")
 def test_nodes_are_the_positions_entered(monkeypatch, switches):
     # Two-seat games only: Best-Reply Search plays two moves into some of its nodes.
     # (The later Camelot bench positions: the first two cost more and show nothing new.)

@@ -68,8 +68,10 @@ QDEPTH = 6  # capture plies the quiescence search follows before trusting the st
 # castle next move (docs/search.md, "reading the opponents").
 THREAT_PLIES = 2
 # Two sides (Camelot, the family's two-seat games, team games): selectivity, all switched
-# by `selective` (default SELECTIVE, off: docs/search.md, "Testing at real limits").
-SELECTIVE = 0
+# by `selective`. On by default in the games of SELECTIVE_GAMES, where the strength test at
+# 10+0.1 kept it (docs/search.md, "The selectivity again, with the capture extension");
+# unmeasured, and off, in the others.
+SELECTIVE_GAMES = ("camelot",)
 # Margins are in evaluation units (a Man is 100); docs/search.md gives the measurements.
 PRUNE_DEPTH = 3  # reverse futility and late-move pruning up to this remaining depth
 RFP_MARGIN = 120  # per ply of remaining depth
@@ -918,11 +920,13 @@ class Search:
         # Three seats: off (-9.4 +/- 15.3 over 1,002 Tri-Camelot games at 10+0.1).
         self.capext = bool(self.options.get("capext", 0 if self.three else 1))
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
-        # feature is a switch, and `selective=1` turns them all on. Off in play: at 10+0.1
-        # no combination of them scored above the build without them. Three seats never
+        # feature is a switch, and `selective=1` turns them all on (`selective=0` all off).
+        # On in Camelot, where it is worth most of a ply with the capture extension on;
+        # the other two-sided games have not been measured with it. Three seats never
         # take them by default: the paranoid tree already keeps each opponent's likeliest
         # moves alone, and its values are not a zero-sum score to prune on.
-        sel = 0 if self.three else self.options.get("selective", SELECTIVE)
+        sel = 0 if self.three else self.options.get(
+            "selective", int(pos.variant.name in SELECTIVE_GAMES))
         self.lmr = bool(self.options.get("lmr", sel))
         self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH

@@ -8,7 +8,9 @@ friendly neighbour are harder to jump); for the seat to move, pieces that can be
 turn. Endgame knowledge (games with a material draw): a side reduced to two pieces wins only
 by a castle entry with both or by taking the last enemy piece, so its material edge counts
 for little. In endings of two seats, the pair race (race.py): how many moves sooner a side's
-fastest pair of pieces, leapfrogging, finishes the castle race (on in Camelot).
+fastest pair of pieces, leapfrogging, finishes the castle race (on in Camelot and Chivalry).
+Three seats, off: a lone runner, a fastest piece that no defender stands as near its target
+castle as it is.
 
 Two more terms are off by default, for the tuner to weigh: pieces no jump can take where they
 stand (defended), and the pieces of the seat to move that an opponent's longest jump chain
