@@ -68,11 +68,11 @@ class PairRace:
         self.solo: list[int] | None = None
         if need == 1:
             solo = [FAR] * size
-            ring = [c for c in target if c not in closed]
+            ring = list(target)  # (a target castle is never a closed cell)
             for c in ring:
                 solo[c] = 0
             moves = 0
-            while ring and moves + 1 < FAR:
+            while ring:  # (no board of the family is 31 steps across)
                 moves += 1
                 nxt = []
                 for c in ring:
