@@ -11,7 +11,13 @@ from builders import setup
 
 from canter.engine import Position, get_variant
 from canter.engine.rules import movegen
-from canter.engine.search.evaluate import RACE_HORIZON, TERM_NAMES, Evaluator, Weights
+from canter.engine.search.evaluate import (
+    RACE_HORIZON,
+    TERM_NAMES,
+    Evaluator,
+    Weights,
+    weight_changes,
+)
 from canter.engine.search.race import FAR, PairRace
 
 CAMELOT = get_variant("camelot")
@@ -114,6 +120,21 @@ def test_the_evaluation_weighs_the_race_difference_in_endings_only():
     for ev in (plain, raced):
         assert ev.terms(pos, 1)[0][TERM_NAMES.index("pair_race")] == 9 - 8
         assert ev.terms(crowd, 1)[0][TERM_NAMES.index("pair_race")] == 0
+
+
+def test_race_pieces_sets_how_few_pieces_make_an_ending():
+    # Cam's board: White D9 A4 against Black D6 E6 A10 (5 pieces).
+    pos = setup("cam", turn="w", w="D9 A4", b="D6 E6 A10")
+    counted = Evaluator(pos.variant, Weights(pair_race=80, race_pieces=5))
+    assert counted.race_moves(pos) is not None
+    assert Evaluator(pos.variant, Weights(pair_race=80, race_pieces=4)).race_moves(pos) is None
+    # The built-in limit is ten (Camelot and Chivalry, where the race was measured), and
+    # an EvalFile may set it like any weight.
+    assert Evaluator(pos.variant).race_moves(pos) == counted.race_moves(pos)
+    assert weight_changes({"race_pieces": 5, "pair_race": 80}) == {
+        "race_pieces": 5, "pair_race": 80}
+    crowd = setup("camelot", turn="b", w="I13 G7 A4 A5 A6 A7", b="KC8 KD7 L4 L5 L6")
+    assert Evaluator(crowd.variant, Weights(race_pieces=11)).race_moves(crowd) is not None
 
 
 def test_the_built_in_weights_race_in_camelot_and_chivalry_only():

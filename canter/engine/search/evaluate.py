@@ -29,7 +29,7 @@ from canter.engine.rules.variant import Variant
 from canter.engine.search.race import PairRace
 from canter.engine.search.threats import Reach
 
-RACE_PIECES = 10  # pieces on the board at most for the pair race to count
+RACE_PIECES = 10  # pieces on the board at most for the pair race to count (`race_pieces`)
 RACE_HORIZON = 12  # moves: a race longer than this counts as this long
 LONE_HORIZON = 6  # steps: a runner farther than this from its target castle is not scored
 
@@ -79,6 +79,10 @@ class Weights:
     # Camelot and Chivalry (RACE_WEIGHTS), where the strength test kept it; unmeasured in
     # Cam and Camette.
     pair_race: int = 0
+    # The pieces on the board, both sides', at most for the pair race to count: 10 of
+    # Camelot's 28 and Chivalry's 40, where it was measured. Cam starts with 14 and Camette
+    # with 8, so a test of the race there sets its own (EvalFile).
+    race_pieces: int = RACE_PIECES
     # Three seats: per step inside LONE_HORIZON of a seat's fastest piece that is nearer
     # its target castle than every piece of the seat whose castle that is (no defender can
     # meet it on the way in). Own minus the largest opponent's, as for the entry reach:
@@ -437,8 +441,8 @@ class Evaluator:
 
     def race_moves(self, pos: Position) -> tuple[int, ...] | None:
         """Each seat's pair race in moves (capped at RACE_HORIZON), or None where the board
-        holds more than RACE_PIECES pieces."""
-        if pos.occ[0].bit_count() + pos.occ[1].bit_count() > RACE_PIECES:
+        holds more than `race_pieces` pieces."""
+        if pos.occ[0].bit_count() + pos.occ[1].bit_count() > self.w.race_pieces:
             return None
         races = self.pair_races
         if races is None:
