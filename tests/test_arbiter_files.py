@@ -161,6 +161,68 @@ def test_a_file_that_is_not_utf8_is_a_record_error(tmp_path: Path) -> None:
     assert parse_contents(b"", "x").games == []
 
 
+# Every break str.splitlines knows besides the newline, and other control characters.
+ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\x00\x07\x1b"
+
+
+def test_engine_text_with_odd_line_breaks_keeps_the_file_resumable(tmp_path: Path) -> None:
+    # An engine's `info string` text lands in the Reason tag and in comments.
+    path = tmp_path / "g.pgn"
+    results = ResultsFile(str(path))
+    odd = _record(1)
+    odd.tags["Reason"] = f"position rejected: a{ODD_BREAKS}b"
+    odd.comments[0].text = f"note{ODD_BREAKS}end"
+    odd.preamble = f"from{ODD_BREAKS}here"
+    results.append(odd)
+    results.append(_record(2))
+    games, dropped = ResultsFile(str(path)).load()
+    assert dropped == 0 and [g.tags["Round"] for g in games] == ["1", "2"]
+    assert games[0].tags["Reason"] == "position rejected: a" + " " * len(ODD_BREAKS) + "b"
+    assert games[0].comments[0].text.startswith("note") and games[0].moves == odd.moves
+    # A file an older writer left with such a break inside a tag still reads: lines end
+    # at a newline only.
+    text = path.read_text().replace(" " * len(ODD_BREAKS), ODD_BREAKS, 1)
+    path.write_text(text)
+    games, dropped = ResultsFile(str(path)).load()
+    assert dropped == 0 and len(games) == 2
+    assert games[0].tags["Reason"] == f"position rejected: a{ODD_BREAKS}b"
+
+
+@pytest.mark.parametrize("lost", [b"\n\n", b"\n"])
+def test_a_record_that_lost_its_closing_blank_line_is_mended_by_the_next(
+        tmp_path: Path, lost: bytes) -> None:
+    # A writer killed just after the result token: the game is complete, and the next
+    # game must still start a line of its own.
+    path, whole = _file_of(tmp_path, 1, 2)
+    assert whole.endswith(b"\n\n")
+    path.write_bytes(whole[: -len(lost)])
+    results = ResultsFile(str(path))
+    games, dropped = results.load()
+    assert [g.tags["Round"] for g in games] == ["1", "2"] and dropped == 0
+    results.append(_record(3))
+    assert path.read_bytes() == whole + write_game(_record(3)).encode()
+    assert [g.tags["Round"] for g in ResultsFile(str(path)).load()[0]] == ["1", "2", "3"]
+
+
+def test_a_failed_write_leaves_no_fragment(tmp_path: Path, monkeypatch) -> None:
+    import canter.adapters.arbiter.results as results_module
+
+    path, whole = _file_of(tmp_path, 1)
+    results = ResultsFile(str(path))
+
+    def short_then_full_disk(fd: int, data: bytes) -> None:
+        os.write(fd, data[:30])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(results_module, "write_all", short_then_full_disk)
+    with pytest.raises(OSError, match="No space"):
+        results.append(_record(2))
+    assert path.read_bytes() == whole  # the fragment is cut off again
+    monkeypatch.undo()
+    results.append(_record(3))
+    assert [g.tags["Round"] for g in ResultsFile(str(path)).load()[0]] == ["1", "3"]
+
+
 # ---------------------------------------------------------------- the summary
 
 

@@ -164,12 +164,26 @@ class ResultsFile:
         return contents.games, len(contents.tail)
 
     def append(self, record: GameRecord) -> None:
+        """Write one game at the end of the file. A file whose last game lost its closing
+        blank line (a writer killed just after the result) gets it back first, so that the
+        new record starts a line of its own; a write that fails is cut off again, so that
+        no fragment is left for the next game to follow."""
         data = write_game(record).encode("utf-8")
         with self._lock:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                write_all(fd, data)
-                os.fsync(fd)
+                size = os.fstat(fd).st_size
+                if size:
+                    os.lseek(fd, max(0, size - 2), os.SEEK_SET)
+                    tail = os.read(fd, 2)
+                    data = b"\n" * (2 - (len(tail) - len(tail.rstrip(b"\n")))) + data
+                try:
+                    write_all(fd, data)
+                    os.fsync(fd)
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(fd, size)
+                    raise
             finally:
                 os.close(fd)
 

@@ -176,7 +176,7 @@ class MoveComment:
             if self.time is not None:
                 parts.append(f"{self.time:.3f}".rstrip("0").rstrip(".") + "s")
         if self.text:
-            parts.append(self.text.replace("}", ")"))
+            parts.append(_one_line(self.text).replace("}", ")"))
         return " ".join(parts)
 
 
@@ -344,8 +344,17 @@ def rules_tag(variant: str, rules: object) -> str:
 # ---------------------------------------------------------------- writing
 
 
+# Control characters and the Unicode line and paragraph separators (which str.splitlines
+# breaks on): text from an engine may hold them, and a record keeps to one line per tag.
+_UNPRINTABLE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    return _UNPRINTABLE_RE.sub(" ", text)
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return _one_line(value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _ordered_tags(game: GameRecord) -> list[tuple[str, str]]:
@@ -366,7 +375,7 @@ def write_game(game: GameRecord, width: int = 80) -> str:
     lines.append("")
     words: list[str] = []
     if game.preamble:
-        words.append("{" + game.preamble.replace("}", ")") + "}")
+        words.append("{" + _one_line(game.preamble).replace("}", ")") + "}")
     # Move numbers are for people and readers ignore them: one per round of `nseats` moves.
     # The writer does not apply the rules, so after a Tri-Camelot pass or elimination a
     # number no longer falls on Blue's move; it still counts rounds of three moves.
@@ -485,7 +494,9 @@ class _Token:
 
 
 def _tokens(text: str) -> Iterator[_Token]:
-    lines = text.splitlines()
+    # Lines end at a newline only (not at every break str.splitlines knows), as the
+    # arbiter counts them when it resumes a file.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     n = 0
     while n < len(lines):
         raw = lines[n]
