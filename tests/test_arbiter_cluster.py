@@ -146,6 +146,12 @@ def test_an_sprt_that_decides_stops_the_run_and_cancels_the_queue(tmp_path):
     played = len(games(tmp_path / "games.pgn"))
     assert played < 60
     assert "LLR" in done.stdout
+    # Games that ended while the queue was cancelled are not recorded after the decision,
+    # so the file holds the decided test: the same command plays nothing more.
+    again = match(*done.args[6:])
+    assert again.returncode == 0, again.stderr
+    assert "SPRT already decided (H1)" in again.stdout
+    assert len(games(tmp_path / "games.pgn")) == played
 
 
 def test_an_engine_missing_on_the_workers_is_named(tmp_path):

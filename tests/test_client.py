@@ -52,6 +52,29 @@ def test_handshake_reads_id_and_options():
     assert sent(engine)[-1] == "quit"
 
 
+@pytest.mark.skipif(not hasattr(os, "getsid"), reason="POSIX sessions")
+def test_new_session_keeps_the_engine_out_of_the_terminals_signals():
+    # A terminal's Ctrl-C goes to its foreground process group: an engine in a session of
+    # its own is not in it, and is stopped by whoever started it.
+    with Engine.start(fake()) as plain, Engine.start(fake(), new_session=True) as alone:
+        assert os.getpgid(plain.pid) == os.getpgid(0)
+        assert os.getsid(alone.pid) == os.getpgid(alone.pid) == alone.pid != os.getsid(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "getsid"), reason="POSIX sessions")
+def test_the_arbiters_engines_run_in_sessions_of_their_own():
+    from canter.adapters.arbiter.engines import EngineSpec
+    from canter.adapters.arbiter.game import EnginePool, Player, Settings
+    from canter.adapters.arbiter.tc import TimeControl
+
+    pool = EnginePool(Settings("camelot"))
+    try:
+        engine = pool.get(Player(EngineSpec(fake(), name="f"), TimeControl(depth=1), 1.0))
+        assert os.getsid(engine.pid) == engine.pid != os.getsid(0)
+    finally:
+        pool.close()
+
+
 def test_configure_sends_checked_values():
     with Engine.start(fake()) as engine:
         engine.configure(

@@ -295,6 +295,31 @@ def test_interrupted_match_resumes_without_loss_or_repeat(tmp_path: Path, sig: i
     assert len(by_round(pgn)) == 6
 
 
+def test_a_ctrl_c_in_the_terminal_stops_the_match_in_order(tmp_path: Path) -> None:
+    # A terminal's Ctrl-C signals its whole process group. The engines run in sessions of
+    # their own, so none dies of it and is charged with a crash; the arbiter stops in its
+    # own time, and its summary counts exactly the games of its record file.
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    args = ["match", "--engine", CANTER, "--engine", CANTER, "--games", "8", "--depth", "2",
+            "--maxplies", "24", "--concurrency", "2", "--pgn", str(pgn), "--json", str(js)]
+    proc = subprocess.Popen([sys.executable, "-m", "canter", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 40
+    while not (pgn.exists() and pgn.read_text().count("[Event ") >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline, "no games were written"
+        time.sleep(0.05)
+    time.sleep(0.3)  # into the next games' moves
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    games = read_games_file(str(pgn))
+    assert 2 <= len(games) < 8
+    assert all(g.tags.get("Termination") != "crash" for g in games), [
+        g.tags.get("Reason") for g in games]
+    assert json.loads(js.read_text())["games_played"] == len(games)
+
+
 def test_resume_refuses_a_file_of_another_run(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     run("match", "--engine", CANTER, "--engine", CANTER, "--games", "1", "--depth", "1",

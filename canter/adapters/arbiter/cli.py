@@ -332,7 +332,8 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
     def interrupt(signum: int, frame: object) -> None:
         arbiter.interrupt.set()
-        raise KeyboardInterrupt
+        if not arbiter.playing:  # once games are played, the run's loop stops in order
+            raise KeyboardInterrupt
 
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     for sig in previous:

@@ -127,6 +127,7 @@ class EnginePool:
             timeout=self.settings.ready_timeout,
             log_limit=200,
             on_line=None if self.log is None else self._log_line,
+            new_session=True,  # a Ctrl-C is the arbiter's to handle (docs/client.md)
         )
         if self.registry is not None:
             self.registry.add(engine)

@@ -127,6 +127,10 @@ class Arbiter:
         # swallowed when it lands inside a finaliser ("Exception ignored in ..."); the main
         # loop looks at this flag too, so an interrupt is never lost.
         self.interrupt = threading.Event()
+        # True from the moment games are played: the loop then stops the run in order on
+        # the flag alone (the handler raises nothing), so an interrupt cannot land between
+        # a game's write and its count, nor cut the stopping short.
+        self.playing = False
         self.registry = EngineRegistry()
         self.file = ResultsFile(config.pgn) if config.pgn else None
         self._jobs_by_number = {j.number: j for j in config.jobs}
@@ -347,6 +351,9 @@ class Arbiter:
                 t.start()
                 workers.append(t)
             remaining = len(pending)
+            self.playing = True
+            if self.interrupt.is_set():
+                raise KeyboardInterrupt
             while remaining:
                 if self.interrupt.is_set():
                     raise KeyboardInterrupt
@@ -392,8 +399,10 @@ class Arbiter:
                 self.feeder.close_engines()
                 conn.close()
             try:
-                # games that ended normally while the run was stopping still count
-                while True:
+                # Games that ended normally while the run was stopping still count, but
+                # not after the SPRT decided: they could move the LLR back between its
+                # bounds, and a resumed run would then play on after a decided test.
+                while not outcome.stopped_by_sprt:
                     try:
                         kind, payload = results.get_nowait()
                     except queue.Empty:

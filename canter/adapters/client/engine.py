@@ -270,6 +270,7 @@ class _Pipe(PopenSpawn):
         cwd: str | None,
         env: Mapping[str, str] | None,
         on_stderr: Callable[[str], None],
+        new_session: bool = False,
     ) -> None:
         # Mirrors PopenSpawn.__init__ except for stderr=PIPE and its reader thread.
         SpawnBase.__init__(
@@ -284,6 +285,7 @@ class _Pipe(PopenSpawn):
             stderr=subprocess.PIPE,
             cwd=cwd,
             env=env,
+            start_new_session=new_session,
         )
         self.pid = self.proc.pid
         self.closed = False
@@ -380,6 +382,7 @@ class Engine:
         on_line: Callable[[LogRecord], None] | None = None,
         log_file: str | os.PathLike[str] | IO[str] | None = None,
         log_limit: int | None = 100_000,
+        new_session: bool = False,
     ) -> None:
         self.command = [command] if isinstance(command, str) else list(command)
         self._given_name = name
@@ -418,6 +421,7 @@ class Engine:
                 cwd=os.fspath(cwd) if cwd is not None else None,
                 env=full_env,
                 on_stderr=lambda line: self._record("!", line),
+                new_session=new_session,
             )
         except OSError as exc:
             self._close_log()
