@@ -62,6 +62,20 @@ def test_new_session_keeps_the_engine_out_of_the_terminals_signals():
 
 
 @pytest.mark.skipif(not hasattr(os, "getsid"), reason="POSIX sessions")
+def test_kill_takes_a_wrapped_engine_with_its_wrapper_in_a_session_of_its_own():
+    # `sh -c "engine; true"` keeps the shell as the engine's parent: killing the shell
+    # alone left the engine running, answering, and holding the pipes.
+    wrapped = ["sh", "-c", f"{sys.executable} {FAKE}; true"]
+    engine = Engine.start(wrapped, new_session=True)
+    try:
+        engine.kill()
+        with pytest.raises(EngineDied):
+            engine.ping(timeout=5)
+    finally:
+        engine.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "getsid"), reason="POSIX sessions")
 def test_the_arbiters_engines_run_in_sessions_of_their_own():
     from canter.adapters.arbiter.engines import EngineSpec
     from canter.adapters.arbiter.game import EnginePool, Player, Settings
@@ -278,6 +292,49 @@ def test_malformed_lines_are_protocol_errors(event, text, step, reason):
         assert reason in info.value.reason
     finally:
         engine.close()
+
+
+def test_a_malformed_bestmove_ends_the_search():
+    # The error says what was wrong; the search is over all the same, so stop() has
+    # nothing to wait for and the engine can search again.
+    with Engine.start(fake("--say-at", "go", "bestmove zz")) as engine:
+        with pytest.raises(EngineProtocolError):
+            engine.play("startpos", Limit(depth=1), timeout=20)
+        started = time.monotonic()
+        engine.stop(timeout=2)  # raised EngineStalled when it waited for a bestmove
+        assert time.monotonic() - started < 1
+        engine.ping(timeout=5)  # and the engine still answers
+
+
+def test_the_log_tail_is_read_safely_while_stderr_is_logged():
+    # An engine that dies while it still writes to stderr: the tail of its output is read
+    # as the stderr thread adds to the log.
+    import threading
+
+    with Engine.start(fake(), log_limit=None) as engine:
+        tail = engine._tail()
+        assert tail[-1] == "uciok"
+        for _ in range(20_000):  # a long log, and threads switched often: a read without
+            engine._record("!", "noise")  # the lock meets an append within a few tries
+        done = threading.Event()
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)
+
+        def chatter() -> None:
+            while not done.is_set():
+                for _ in range(50):
+                    engine._record("!", "noise")
+                time.sleep(0)  # (a tight loop could starve the reader of the lock)
+
+        thread = threading.Thread(target=chatter)
+        thread.start()
+        try:
+            for _ in range(100):
+                assert engine._tail() == tail
+        finally:
+            sys.setswitchinterval(interval)
+            done.set()
+            thread.join()
 
 
 def test_garbage_lines_ignored_unless_strict():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -415,6 +416,7 @@ class Engine:
         if extra_env:
             full_env = {**(full_env if full_env is not None else os.environ), **extra_env}
         self._started = time.monotonic()
+        self._new_session = new_session
         try:
             self._proc = _Pipe(
                 self.command,
@@ -473,7 +475,7 @@ class Engine:
             try:
                 self._proc.proc.wait(timeout=timeout)
             except Exception:  # subprocess.TimeoutExpired
-                self._proc.proc.kill()
+                self._kill()
         self._quit = True
         return self._reap()
 
@@ -482,14 +484,28 @@ class Engine:
         blocked reading from this engine in another thread then ends with EngineDied.
         Call close() afterwards from the owning thread to reap it."""
         try:
-            self._proc.proc.kill()
+            self._kill()
         except OSError:
             pass
+
+    def _kill(self) -> None:
+        # An engine in a session of its own is killed with its whole process group: a
+        # wrapper script's engine, or an engine's helpers, would otherwise live on and hold
+        # its output open. Only while the process is unreaped, so that its group id cannot
+        # yet have passed to another process.
+        proc = self._proc.proc
+        if self._new_session and proc.returncode is None and hasattr(os, "killpg"):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+                return
+            except OSError:
+                pass  # (the group is gone already: kill the process as usual)
+        proc.kill()
 
     def close(self) -> int | None:
         """Kill the process if it still runs (no `quit`), and release the log file."""
         if self.alive:
-            self._proc.proc.kill()
+            self._kill()
         self._quit = True
         code = self._reap()
         # What the engine wrote to stderr before it ended is still in the pipe: let the
@@ -528,7 +544,9 @@ class Engine:
                 self.on_line(record)
 
     def _tail(self, n: int = 5) -> list[str]:
-        return [r.line for r in self.log if r.direction == "<"][-n:]
+        with self._log_lock:  # the stderr reader may be adding to the log meanwhile
+            records = list(self.log)
+        return [r.line for r in records if r.direction == "<"][-n:]
 
     def _died(self, step: str) -> EngineDied:
         try:
@@ -605,8 +623,11 @@ class Engine:
                         self._search.outcome = info.string[len("result ") :].strip()
                     self._feed_info(info)
             elif keyword == "bestmove":
-                move, ponder = parse_bestmove(stripped)
+                # The search is over whatever the line holds: a malformed one must not
+                # leave it running, for a stop() would then wait for a second bestmove.
                 search = self._search
+                self._search = None
+                move, ponder = parse_bestmove(stripped)
                 if search is not None:
                     search.result = PlayResult(
                         move=move,
@@ -617,7 +638,6 @@ class Engine:
                         errors=search.errors,
                         outcome=search.outcome,
                     )
-                    self._search = None
                 elif self.strict:
                     raise LineError("bestmove while no search is running")
         except LineError as exc:
