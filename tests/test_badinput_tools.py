@@ -375,6 +375,17 @@ def test_transcript_record_keeps_the_old_file_when_nothing_was_recorded(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
 
 
+def test_transcript_record_keeps_the_old_file_when_the_input_holds_no_line(tmp_path) -> None:
+    # An empty pipe, or Ctrl-D at once: the transcript would hold only `@eof` and `@exit`,
+    # check nothing, and replace a file of the user's.
+    out = tmp_path / "t.txt"
+    out.write_text("> uci\n< uciok\n")
+    done = canter("transcript", "record", "-q", "--settle", "0.05", "--engine", SCRIPTED,
+                  "-o", str(out), stdin="")
+    assert_error(done, FAILURE, "the input held no line", "nothing written")
+    assert out.read_text() == "> uci\n< uciok\n"
+
+
 def test_transcript_record_refuses_input_that_is_not_text(tmp_path) -> None:
     out = tmp_path / "t.txt"
     done = canter("transcript", "record", "-q", "--settle", "0.05", "--engine", SCRIPTED,

@@ -36,7 +36,7 @@ from canter.adapters.transcript.format import (
     unescape_text,
 )
 from canter.adapters.transcript.record import Recording, loosen, record_session
-from canter.adapters.transcript.run import run_transcript, summary
+from canter.adapters.transcript.run import format_failure, run_transcript, summary
 
 HERE = Path(__file__).parent
 SCRIPTED = HERE / "scripted_engines"
@@ -196,6 +196,23 @@ def test_failure_report_carries_expected_received_and_session_tail():
     assert result.log == ["> isready", "< readyok"]
     assert result.stderr_tail == ["mini: started"]
     assert result.steps_run == 1
+
+
+def test_the_report_tail_counts_lines_and_zero_shows_none():
+    result = run_transcript(parse("> isready\n< readyOK\n"), MINI, default_timeout=5)
+    assert format_failure(result, 1)[-3:] == [
+        "    < readyok", "  last lines of the engine's stderr:", "    mini: started"]
+    report = format_failure(result, 0)
+    assert report[-2:] == ["    expected: 'readyOK'", "    received: 'readyok'"]
+    assert not [line for line in report if "last lines" in line]
+
+
+def test_lines_end_at_newlines_only():
+    # An engine's output may hold U+0085 or U+2028, which str.splitlines breaks at: the
+    # recorder writes them as they are, and they stay inside their line.
+    steps = parse("> uci\n< id name caf\u2028e 1.0\n< a\x85< b\n< uciok\n").actions
+    assert [step.matcher.pattern for step in steps[1:]] == [
+        "id name caf\u2028e 1.0", "a\x85< b", "uciok"]
 
 
 def test_timeout_is_per_step_and_does_not_wait_for_the_default():

@@ -237,7 +237,9 @@ _EXPECT_TAG = re.compile(r"(<|\.\.\.)([*~]?)")
 def parse(text: str, source: str = "") -> Transcript:
     """Parse a whole transcript; raises TranscriptSyntaxError on the first bad line."""
     steps: list[Step] = []
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    # Lines end at a newline only: str.splitlines would also break at U+0085, U+2028 and
+    # the like, which an engine's output may hold and the recorder writes as they are.
+    for line_no, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         try:
             step = _parse_line(line, line_no)

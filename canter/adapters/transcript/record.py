@@ -110,8 +110,12 @@ class Recording:
         self.comment(f"not sent, the engine had exited: {line}")
 
     def silence(self) -> str | None:
-        """Why the session recorded nothing of the engine, or None if it did: it said
-        nothing and exited before its input ended, or never exited at all."""
+        """Why the session recorded nothing worth a transcript, or None if it did: no input
+        line at all (an empty input, or Ctrl-D at once, which would replace a file with
+        one that checks nothing), or the engine said nothing and exited before its input
+        ended, or never exited at all."""
+        if not self.lines_sent and not self.lines_unsent:
+            return "the input held no line for the engine: a transcript of it checks nothing"
         if self.lines_received:
             return None
         if self.lines_unsent:
@@ -183,7 +187,7 @@ def loosen(line: str, fields: Iterable[str]) -> Matcher:
 
 def _regex_literal(line: str) -> str:
     """A regex matching exactly `line`, written without raw control characters or edge
-    spaces (which editors strip and splitlines() breaks on)."""
+    spaces (which editors strip)."""
     out = []
     for index, ch in enumerate(line):
         if ord(ch) < 32 or ord(ch) == 127 or (ch == " " and index in (0, len(line) - 1)):

@@ -226,10 +226,10 @@ def format_failure(result: RunResult, tail: int = 12) -> list[str]:
         f"    expected: {failure.expected}",
         f"    received: {failure.received}",
     ]
-    if result.log:
+    if result.log and tail > 0:  # (log[-0:] would be the whole log)
         lines.append("  last lines of the session (> sent, < received, # note):")
         lines.extend("    " + entry for entry in result.log[-tail:])
-    if result.stderr_tail:
+    if result.stderr_tail and tail > 0:
         lines.append("  last lines of the engine's stderr:")
         lines.extend("    " + entry for entry in result.stderr_tail[-tail:])
     return lines
