@@ -118,6 +118,9 @@ def test_protover_lists_the_features_and_options(engine):
     # accepted / rejected and other GUI chatter are silent.
     engine.send("accepted ping", "rejected san", "random", "computer", "name Someone")
     assert engine.sync(1) == []
+    # A version that is not ASCII digits is no version 1: the features again, no error.
+    engine.send("protover \u00b2")
+    assert engine.until("feature done=1")[1][0] == "feature done=0"
 
 
 # ---- whole games -----------------------------------------------------------------------
@@ -379,6 +382,26 @@ def test_analyze_follows_the_position(engine):
     pos.push(parse_move(pos, "C6-C7"))
     engine.until(r"# position " + re.escape(pos.to_string()))
     engine.quiet(0.5)  # leaving analysis plays no move
+
+
+def test_a_bad_option_or_position_keeps_the_think_and_the_analysis(engine):
+    # Refused before anything stops: the move being thought on still comes...
+    engine.start("new", "level 0 0:10 0", "usermove C6-B5")
+    time.sleep(0.2)
+    engine.send("option NoSuchOption=1", "option Hash=-5")
+    line, before = engine.until(r"move .+")
+    errors = [b for b in before if b.startswith("Error")]
+    assert len(errors) == 2 and "unknown option 'NoSuchOption'" in errors[0], before
+    # ...and analysis goes on after a position string it refuses.
+    engine.send("force", "post", "analyze")
+    engine.until(rf"\d+ -?\d+ \d+ \d+ {MOVE}.*")
+    engine.send("setboard camelot nonsense", "option NoSuchOption=1", "option Hash=-5")
+    for _ in range(3):
+        engine.until(r"Error .+")
+    engine.send(".")
+    engine.until(r"stat01: .+")
+    engine.until(rf"\d+ -?\d+ \d+ \d+ {MOVE}.*")
+    engine.send("exit")
 
 
 def test_hint_draw_and_ponder_hit(engine):

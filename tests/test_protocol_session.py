@@ -11,6 +11,7 @@ from answers import Answers
 
 from canter.engine import Move, format_move, parse_move
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult
+from canter.protocol import options as opt
 from canter.protocol.session import ProtocolError, Session, hard_budget
 
 # Black's only piece on F9 in front of White's F8 (White also has E4): F8xF10 is compulsory.
@@ -125,6 +126,20 @@ def test_option_names_ignore_case_and_spacing_and_reach_the_searcher():
     assert s.searcher().skill == 3
 
 
+def test_empty_shown_as_empty_is_the_empty_string(tmp_path):
+    # `uci` shows an empty default as <empty>; a GUI that sends it back means "".
+    s = Session()
+    weights = tmp_path / "w.json"
+    weights.write_text('{"knight": 170}')
+    s.set_option("EvalFile", str(weights))
+    s.set_option("Search Switches", "lmr=1")
+    assert s.eval_weights == {"knight": 170} and s.switches == {"lmr": 1}
+    for name in ("EvalFile", "Search Switches", "BookFile", "TablePath"):
+        s.set_option(name, "<empty>")
+        assert s.values.get(opt.option_key(name), "") == ""
+    assert s.eval_weights == {} and s.switches == {} and s.book_file is None
+
+
 def test_rule_options_follow_the_variant_until_set():
     s = Session()
     assert s.position.rules.quiet_limit == 100
@@ -177,6 +192,26 @@ def test_illegal_proposal_is_replaced_by_the_first_canonical_move():
     s.stop_search()
     assert texts(s, [a.done[0][0]]) == ["C6-B5"]  # first legal move by spelling
     assert any("not allowed" in e for e in a.errors)
+
+
+def test_the_safety_net_takes_the_overhead_off_once():
+    # 2.5 s left, Move Overhead 1 s: the net is 0.4 x (2.5 - 1) = 0.6 s, as documented; it
+    # took the overhead off the clock a second time (0.4 x 0.5 = 0.2 s). A movetime keeps
+    # its own: 3 - 1 = 2 s.
+    def wait(pos, limits, on_info, stop):
+        while not stop.is_set() and (stop.deadline is None or time.monotonic() < stop.deadline):
+            time.sleep(0.01)
+        return SearchResult(pos.legal_moves()[0])
+
+    s = session_with(wait)
+    s.set_option("Move Overhead", "1000")
+    for limits, net in ((Limits(time={0: 2.5, 1: 2.5}), 0.6), (Limits(movetime=3.0), 2.0)):
+        a = Answers()
+        assert a.start(s, limits)
+        job = s._job
+        assert job.stop.deadline - job.started == pytest.approx(net)
+        s.stop_search()
+        assert a.event.wait(5)
 
 
 def test_a_searcher_that_crashes_still_gets_a_legal_answer():

@@ -352,7 +352,8 @@ class CecpDialect:
         from canter import __version__
         from canter.engine import VARIANT_NAMES
 
-        if args and args[0].isdigit() and int(args[0]) < 2:
+        # (ASCII digits only: str.isdigit also takes '²', which int() refuses.)
+        if args and args[0].isascii() and args[0].isdigit() and int(args[0]) < 2:
             return  # version 1 GUIs know no features
         specs = [(spec, self.session.option_value(spec))
                  for spec in self.session.option_specs() if spec.key not in HIDDEN_OPTIONS]
@@ -388,11 +389,19 @@ class CecpDialect:
         self._set_session_option(spec, spec.name, str(min(n, spec.max)))
 
     def _set_session_option(self, spec, name: str, value: str | None) -> None:
+        # Refused before anything is halted: a bad name or value must neither throw away
+        # the move being thought on nor end pondering or analysis.
+        if spec is None:
+            raise CecpError(f"unknown option '{echo(name)}'")
         with self.lock:
             thinking = self.current is not None and self.current.kind == "think"
-        if thinking and spec is not None:
+        if thinking:
             raise CecpError(f"option '{spec.name}' not set: the engine is thinking on its "
                             "move (send ? or force first)")
+        try:
+            spec.parse(value)
+        except ValueError as exc:
+            raise CecpError(str(exc)) from None
         self.halt()  # the session sets options only between searches (pondering ends)
         try:
             with self.lock:
@@ -427,12 +436,14 @@ class CecpDialect:
         if not args:
             raise CecpError("setboard needs a position string")
         self.halt()
-        with self.lock:
-            before = self.nseats
-            self.session.set_position(" ".join(args), [])
-            if self.nseats != before:
-                self.seats = set(range(1, self.nseats))
-        self._position_changed()
+        try:
+            with self.lock:
+                before = self.nseats
+                self.session.set_position(" ".join(args), [])
+                if self.nseats != before:
+                    self.seats = set(range(1, self.nseats))
+        finally:  # refused, the old position stays, and so does analysis of it
+            self._position_changed()
 
     def cmd_force(self, args: list[str]) -> None:
         self.halt()

@@ -57,7 +57,9 @@ class OptionSpec:
                 if choice.lower() == text.lower():
                     return choice
             raise ValueError(f"option '{self.name}' takes one of: {', '.join(self.choices)}")
-        return text  # STRING
+        # STRING. `uci` shows an empty default as <empty>, and GUIs send that text back
+        # to mean the empty string (as Stockfish reads it).
+        return "" if text == "<empty>" else text
 
 
 def option_key(name: str) -> str:

@@ -183,11 +183,19 @@ class SearchJob:
         self.last_pv_move = None
         self.started = time.monotonic()
         if not limits.ponder:
-            budget = hard_budget(limits, pos.turn, overhead)
+            budget = self.safety_budget()
             if budget is not None:
                 self.stop.deadline = self.started + budget
         self.thread = threading.Thread(target=self._run, name="canter-search", daemon=True)
         self.watchdog = threading.Thread(target=self._watch, name="canter-clock", daemon=True)
+
+    def safety_budget(self) -> float | None:
+        """The session's own deadline for this search (hard_budget). The clocks it holds
+        are already net of the overhead (start_search took it off), so the overhead is
+        taken again only from a movetime."""
+        limits = self.limits
+        overhead = self.overhead if limits.movetime is not None else 0.0
+        return hard_budget(limits, self.pos.turn, overhead)
 
     def start(self) -> None:
         self.thread.start()
@@ -661,7 +669,7 @@ class Session:
         job = self._job
         if job is None or not job.alive or not job.stop.pondering:
             return False
-        budget = hard_budget(job.limits, job.pos.turn, job.overhead)
+        budget = job.safety_budget()
         if budget is not None:
             job.stop.deadline = time.monotonic() + budget
         job.stop.pondering = False
