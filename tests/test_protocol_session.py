@@ -194,16 +194,17 @@ def test_illegal_proposal_is_replaced_by_the_first_canonical_move():
     assert any("not allowed" in e for e in a.errors)
 
 
+def _wait_for_the_deadline(pos, limits, on_info, stop):
+    while not stop.is_set() and (stop.deadline is None or time.monotonic() < stop.deadline):
+        time.sleep(0.01)
+    return SearchResult(pos.legal_moves()[0])
+
+
 def test_the_safety_net_takes_the_overhead_off_once():
     # 2.5 s left, Move Overhead 1 s: the net is 0.4 x (2.5 - 1) = 0.6 s, as documented; it
     # took the overhead off the clock a second time (0.4 x 0.5 = 0.2 s). A movetime keeps
     # its own: 3 - 1 = 2 s.
-    def wait(pos, limits, on_info, stop):
-        while not stop.is_set() and (stop.deadline is None or time.monotonic() < stop.deadline):
-            time.sleep(0.01)
-        return SearchResult(pos.legal_moves()[0])
-
-    s = session_with(wait)
+    s = session_with(_wait_for_the_deadline)
     s.set_option("Move Overhead", "1000")
     for limits, net in ((Limits(time={0: 2.5, 1: 2.5}), 0.6), (Limits(movetime=3.0), 2.0)):
         a = Answers()
@@ -212,6 +213,27 @@ def test_the_safety_net_takes_the_overhead_off_once():
         assert job.stop.deadline - job.started == pytest.approx(net)
         s.stop_search()
         assert a.event.wait(5)
+
+
+def test_the_clock_runs_from_the_go():
+    # Building the searcher on a first `go` (its table, its helpers) takes time that the
+    # move's clock must count: the session's deadline is set from the `go`, not after.
+    s = session_with(_wait_for_the_deadline)
+    built = s.searcher
+
+    def slow_to_build():
+        time.sleep(0.3)
+        return built()
+
+    s.searcher = slow_to_build
+    before = time.monotonic()
+    a = Answers()
+    assert a.start(s, Limits(movetime=1.0))
+    job = s._job
+    assert job.started - before < 0.1
+    assert job.stop.deadline - before < 1.1
+    s.stop_search()
+    assert a.event.wait(5)
 
 
 def test_a_searcher_that_crashes_still_gets_a_legal_answer():

@@ -165,7 +165,8 @@ class SearchJob:
 
     def __init__(self, session: Session, pos, limits: Limits, allowed: list,
                  on_info: InfoCallback, on_done: DoneCallback, on_error: ErrorCallback,
-                 overhead: float, book: tuple | None = None) -> None:
+                 overhead: float, book: tuple | None = None,
+                 started: float | None = None) -> None:
         self.session = session
         self.book = book  # (move, SearchInfo) the book answers with, or None: search
         self.pos = pos
@@ -181,7 +182,7 @@ class SearchJob:
         self.lock = threading.Lock()
         self.done = False
         self.last_pv_move = None
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started
         if not limits.ponder:
             budget = self.safety_budget()
             if budget is not None:
@@ -576,6 +577,9 @@ class Session:
                      on_error: ErrorCallback) -> bool:
         """Start a search on a copy of the position; False (and nothing started) when the
         position has no legal move. A running search is stopped (and answered) first."""
+        # The clock runs from here: stopping a search, the book and building the searcher
+        # (its table, its helpers) on a first `go` all count against the move's time.
+        received = time.monotonic()
         self.stop_search()
         pos = self.position.copy()
         legal = pos.legal_moves() if pos.outcome() is None else []
@@ -593,7 +597,7 @@ class Session:
         book = self._book_answer(pos, limits, allowed, on_error)
         self.searcher()  # built here, not in the thread, so its import cost is up front
         job = SearchJob(self, pos, limits, allowed, on_info, on_done, on_error, self.overhead,
-                        book)
+                        book, started=received)
         self._job = job
         job.start()
         return True
