@@ -35,7 +35,12 @@ from canter.adapters.transcript.format import (
     parse_file,
     unescape_text,
 )
-from canter.adapters.transcript.record import Recording, loosen, record_session
+from canter.adapters.transcript.record import (
+    Recording,
+    RecordingFailed,
+    loosen,
+    record_session,
+)
 from canter.adapters.transcript.run import format_failure, run_transcript, summary
 
 HERE = Path(__file__).parent
@@ -343,6 +348,35 @@ def test_record_then_replay_round_trip_against_the_scripted_engine():
     for _ in range(2):  # time and nps differ between runs; the replay must not care
         result = run_transcript(parse(text), MINI, default_timeout=5)
         assert result.passed, (result.failure, text)
+
+
+class _Echo:
+    """An echo stream whose writes fail after the first line."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error, self.lines = error, 0
+
+    def write(self, text: str) -> None:
+        self.lines += 1
+        if self.lines > 1:
+            raise self.error
+
+    def flush(self) -> None:
+        pass
+
+
+def test_recording_goes_on_when_its_echo_breaks_and_fails_when_its_reader_does():
+    commands = iter(["uci\n", "isready\n", "quit\n"])
+    # The echo's reader went away (`| head`): the recording is whole all the same.
+    recording = record_session(MINI, commands, _Echo(BrokenPipeError(32, "Broken pipe")),
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    assert "< uciok\n" in text and "< readyok\n" in text and text.endswith("@exit 0\n")
+    # Anything else that stops the reader loses lines: the recording fails, whole or not.
+    with pytest.raises(RecordingFailed, match="stopped reading the engine.*boom"):
+        record_session(MINI, iter(["uci\n", "isready\n", "quit\n"]),
+                       _Echo(RuntimeError("boom")), interactive=False, settle=0.05,
+                       timeout=1)
 
 
 def test_recording_waits_for_a_slow_stop_before_the_next_command():

@@ -172,6 +172,7 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
         VOLATILE_FIELDS,
         InputNotText,
         Recording,
+        RecordingFailed,
         record_session,
         stdin_lines,
     )
@@ -201,7 +202,7 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
         raise click.ClickException(
             f"cannot start the engine {shlex.join(argv)}: {exc.strerror or exc}"
         ) from None
-    except InputNotText as exc:
+    except (InputNotText, RecordingFailed) as exc:
         raise click.ClickException(f"{exc}; nothing written") from None
     silence = recording.silence()
     if silence is not None:

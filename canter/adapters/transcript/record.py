@@ -232,21 +232,31 @@ def record_session(
     output_done = threading.Event()
     searching = threading.Event()  # a go is out and its bestmove is not in yet
 
+    out = [echo]
+    failed: list[str] = []
+
     def pump() -> None:
-        while True:
-            line = engine.read_line(None)
-            if line is EOF:
-                output_done.set()
-                return
-            with lock:
-                rec.received(line)
-                last_output[0] = now()
-            if line.split()[:1] == ["bestmove"]:
-                searching.clear()
-                bestmove_seen.set()
-            if echo is not None:
-                echo.write(line + "\n")
-                echo.flush()
+        try:
+            while True:
+                line = engine.read_line(None)
+                if line is EOF:
+                    output_done.set()
+                    return
+                with lock:
+                    rec.received(line)
+                    last_output[0] = now()
+                if line.split()[:1] == ["bestmove"]:
+                    searching.clear()
+                    bestmove_seen.set()
+                if out[0] is not None:
+                    try:
+                        out[0].write(line + "\n")
+                        out[0].flush()
+                    except (OSError, ValueError):
+                        out[0] = None  # the echo's reader went away (`| head`): record on
+        except Exception as exc:  # a recording with holes must not be written as whole
+            failed.append(f"{type(exc).__name__}: {exc}")
+            output_done.set()
 
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
@@ -302,7 +312,13 @@ def record_session(
                 rec.exited(code)
     finally:
         engine.stop()
+    if failed:
+        raise RecordingFailed(f"the recorder stopped reading the engine ({failed[0]})")
     return rec
+
+
+class RecordingFailed(RuntimeError):
+    """The recorder lost part of the exchange: nothing of it may be written."""
 
 
 def _wait_until_clear(flag: threading.Event, since: float, timeout: float,
