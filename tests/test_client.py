@@ -294,6 +294,23 @@ def test_malformed_lines_are_protocol_errors(event, text, step, reason):
         engine.close()
 
 
+def test_an_engine_found_dead_on_a_write_leaves_its_last_words_in_the_error():
+    # It wrote why it ended to a pipe no one read, then exited; the client learns of it
+    # only when a write fails. Its last lines belong in the error's tail all the same.
+    engine = Engine.start(fake("--say-at", "ucinewgame", "info string fatal: table corrupt",
+                               "--die-at", "debug"))
+    try:
+        engine.send("ucinewgame")
+        engine.send("debug on")
+        engine._proc.proc.wait(timeout=10)
+        with pytest.raises(EngineDied) as info:
+            for _ in range(100):  # (a write may still land in the pipe's buffer once)
+                engine.ping(timeout=5)
+        assert "info string fatal: table corrupt" in info.value.tail
+    finally:
+        engine.close()
+
+
 def test_a_malformed_bestmove_ends_the_search():
     # The error says what was wrong; the search is over all the same, so stop() has
     # nothing to wait for and the engine can search again.

@@ -153,3 +153,13 @@ def test_the_xboard_dialect_answers_as_comments():
 def test_malformed_answers_are_refused_by_the_parsers(parser, line):
     with pytest.raises(LineError):
         parser(line)
+
+
+def test_a_strict_client_takes_the_referee_answers():
+    # The answers (`legal ...`, `position ...`, `result ...`) are not UCI lines, yet they are
+    # what the query waits for: strict refuses stray lines, not these.
+    with Engine.start(CANTER, strict=True) as strict:
+        strict.checked_position("startpos", ["C6-B5"])
+        assert "C11-B10" in strict.legal()
+        assert strict.get_position().startswith("camelot ")
+        assert strict.result() == (None, False)

@@ -572,7 +572,26 @@ class Engine:
         try:
             self._proc.send(line + "\n")
         except (BrokenPipeError, OSError, ValueError):
+            self._drain()
             raise self._died(line.split(" ", 1)[0]) from None
+
+    def _drain(self, limit: float = 1.0) -> None:
+        """Log what an engine that has ended wrote and no one read yet (its last words are
+        often why it ended), up to the end of its output; bounded, since a child of the
+        engine may hold the pipe open."""
+        deadline = time.monotonic() + limit
+        while True:
+            try:
+                index = self._proc.expect_exact(
+                    _NEWLINE, timeout=max(0.0, deadline - time.monotonic()))
+            except Exception:  # (the pipe is closed already)
+                return
+            if index != 0:
+                rest = self._proc.before if index == 1 else ""
+                if rest:
+                    self._record("<", rest)  # a last line without its newline
+                return
+            self._record("<", self._proc.before.removesuffix("\r"))
 
     def _check_open(self) -> None:
         if self._quit:
@@ -597,9 +616,11 @@ class Engine:
             step, None if deadline is None else deadline - started, time.monotonic() - started
         )
 
-    def _dispatch(self, step: str, line: str) -> tuple[str, str]:
+    def _dispatch(self, step: str, line: str, answer: str | None = None) -> tuple[str, str]:
         """Classify a line, feeding search output to the running search. Returns (keyword,
-        line); raises EngineProtocolError on malformed protocol lines."""
+        line); raises EngineProtocolError on malformed protocol lines. `answer` is the
+        first word of the answer a referee query waits for: not a UCI line, yet no stray
+        line even when strict."""
         stripped = line.strip()
         if not stripped:
             return "", line
@@ -607,7 +628,7 @@ class Engine:
             self._search.lines.append(line)
         keyword = stripped.split(None, 1)[0]
         if keyword not in ENGINE_KEYWORDS:
-            if self.strict:
+            if self.strict and keyword != answer:
                 raise EngineProtocolError(step, line, "not a protocol line")
             return "?", line
         try:
@@ -877,7 +898,7 @@ class Engine:
         self._send(command)
         while True:
             line = self._read_line(command, deadline, started)
-            word, _ = self._dispatch(command, line)
+            word, _ = self._dispatch(command, line, answer=keyword)
             if len(self.errors) > errors:
                 raise EngineRefused(command, self.errors[-1])
             if word == "?" and line.split(None, 1)[0] == keyword:
