@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,9 @@ import pytest
 from badinput import FAILURE, USAGE, assert_error, canter, no_traceback
 
 ROOT = Path(__file__).resolve().parent.parent
+# A transcript an earlier recording wrote: the recorder's to replace, and kept when a
+# recording fails.
+OLD_TRANSCRIPT = "# recorded with: canter transcript record --engine x\n> uci\n< uciok\n"
 SCRIPTED = f"{shlex.quote(sys.executable)} {ROOT / 'tests' / 'fake_engines' / 'scripted.py'}"
 HANDSHAKE = str(ROOT / "tests" / "scripted_engines" / "pass" / "handshake.txt")
 EXITS_AT_ONCE = f"{shlex.quote(sys.executable)} -c pass"
@@ -169,15 +173,29 @@ def test_show_checks_every_output_before_writing_any(files, tmp_path) -> None:
 
 def test_show_replaces_an_old_picture_whole_and_leaves_no_temporary(files, tmp_path) -> None:
     out = tmp_path / "board.svg"
-    out.write_text("old picture " * 10_000)
+    done = canter("show", files["game"], "--svg", str(out), "--ply", "0")
+    assert done.returncode == 0, done.stderr
+    old = out.read_text()
     out.chmod(0o640)
     done = canter("show", files["game"], "--svg", str(out))
     assert done.returncode == 0, done.stderr
     text = out.read_text()
-    assert text.startswith("<svg") or text.startswith("<?xml"), text[:40]
-    assert "old picture" not in text
+    assert text.startswith("<!-- drawn by canter show -->\n<svg"), text[:40]
+    assert text != old
     assert out.stat().st_mode & 0o777 == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg"]
+
+
+@pytest.mark.parametrize("option", ["--svg", "--html", "--svg-dir"])
+def test_show_never_replaces_a_file_it_did_not_draw(files, tmp_path, option) -> None:
+    mine = tmp_path / ("frames" if option == "--svg-dir" else "board.out")
+    target = mine / "000.svg" if option == "--svg-dir" else mine
+    target.parent.mkdir(exist_ok=True)
+    target.write_text("<svg>my own drawing</svg>\n")
+    done = canter("show", files["game"], option, str(mine))
+    assert_error(done, USAGE, "is not a picture or page canter show drew", "left as it is")
+    assert target.read_text() == "<svg>my own drawing</svg>\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]
 
 
 # ---------------------------------------------------------------- canter play
@@ -270,12 +288,39 @@ def test_play_gives_up_on_an_engine_that_never_answers() -> None:
 
 def test_play_save_replaces_an_old_record_whole(tmp_path) -> None:
     out = tmp_path / "game.cgr"
-    out.write_text(GAME.replace("C11-E9 2. D6-D8 E9xC7", "C11-E9"))  # one record: replaceable
+    # one record that canter play saved: replaceable
+    out.write_text(GAME.replace("C11-E9 2. D6-D8 E9xC7", "C11-E9").replace(
+        '[Event "x"]', '[Event "canter play"]'))
     done = canter("play", "--human", "all", "--save", str(out), stdin="C6-E8\nquit\n")
     assert done.returncode == 0, done.stderr
     text = out.read_text()
-    assert '[Event "x"]' not in text and "C11-E9" not in text and "1. C6-E8" in text
+    assert "C11-E9" not in text and "1. C6-E8" in text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.cgr"]
+
+
+def test_play_fails_when_the_game_cannot_be_saved_at_the_end(tmp_path) -> None:
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    play = subprocess.Popen([sys.executable, "-m", "canter", "play", "--human", "all",
+                             "--save", str(folder / "g.cgr")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert play.stdout.readline()  # the board: the game has begun, its save was checked
+    folder.rmdir()  # gone before the game ends: the save at the end fails
+    out, err = play.communicate("C6-E8\nquit\n", timeout=60)
+    assert "cannot save" in out, out + err
+    assert play.returncode == 1
+
+
+def test_play_save_keeps_one_game_of_another_programs(tmp_path) -> None:
+    # A match's one-game record (`canter match --games 1 --pgn g`) is not play's to
+    # replace, unless it is the game loaded to go on with.
+    out = tmp_path / "match.cgr"
+    out.write_text(GAME)
+    done = canter("play", "--human", "all", "--save", str(out), stdin="quit\n")
+    assert_error(done, USAGE, "--save", "a game of another program's", 'Event "x"')
+    done = canter("play", "--human", "all", stdin=f"save {out}\nquit\n")
+    assert "a game of another program's" in done.stdout
+    assert out.read_text() == GAME
 
 
 # ---------------------------------------------------------------- canter transcript run
@@ -367,11 +412,11 @@ def test_transcript_record_refuses_bad_numbers(tmp_path, args, needles) -> None:
 def test_transcript_record_keeps_the_old_file_when_nothing_was_recorded(tmp_path, engine,
                                                                         needles) -> None:
     out = tmp_path / "t.txt"
-    out.write_text("> uci\n< uciok\n")
+    out.write_text(OLD_TRANSCRIPT)
     done = canter("transcript", "record", "-q", "--settle", "0.5", "--timeout", "0.5",
                   "--engine", engine, "-o", str(out), stdin="uci\nisready\n")
     assert_error(done, FAILURE, *needles)
-    assert out.read_text() == "> uci\n< uciok\n"
+    assert out.read_text() == OLD_TRANSCRIPT
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
 
 
@@ -379,11 +424,36 @@ def test_transcript_record_keeps_the_old_file_when_the_input_holds_no_line(tmp_p
     # An empty pipe, or Ctrl-D at once: the transcript would hold only `@eof` and `@exit`,
     # check nothing, and replace a file of the user's.
     out = tmp_path / "t.txt"
-    out.write_text("> uci\n< uciok\n")
+    out.write_text(OLD_TRANSCRIPT)
     done = canter("transcript", "record", "-q", "--settle", "0.05", "--engine", SCRIPTED,
                   "-o", str(out), stdin="")
     assert_error(done, FAILURE, "the input held no line", "nothing written")
-    assert out.read_text() == "> uci\n< uciok\n"
+    assert out.read_text() == OLD_TRANSCRIPT
+
+
+def test_transcript_record_replaces_only_its_own_transcripts(tmp_path) -> None:
+    out = tmp_path / "t.txt"
+    args = ("transcript", "record", "-q", "--settle", "0.05", "--engine", SCRIPTED, "-o",
+            str(out))
+    out.write_text("my notes\n")  # a user's file given by mistake: refused, kept
+    done = canter(*args, stdin="uci\n")
+    assert_error(done, USAGE, "is not a transcript canter transcript record wrote")
+    assert out.read_text() == "my notes\n"
+    out.unlink()
+    for _ in range(2):  # its own transcript: replaced
+        done = canter(*args, stdin="uci\nquit\n")
+        assert done.returncode == 0, done.stderr
+        assert out.read_text().startswith("# recorded with: canter transcript record")
+
+
+def test_transcript_record_never_writes_over_its_input(tmp_path) -> None:
+    out = tmp_path / "t.txt"
+    out.write_text("")  # (an empty file may be replaced; this one is also the input)
+    with open(out) as stdin:
+        done = subprocess.run([sys.executable, "-m", "canter", "transcript", "record", "-q",
+                               "--engine", SCRIPTED, "-o", str(out)], stdin=stdin,
+                              capture_output=True, text=True, timeout=60)
+    assert_error(done, USAGE, "is the input being recorded")
 
 
 def test_transcript_record_refuses_input_that_is_not_text(tmp_path) -> None:

@@ -330,6 +330,26 @@ def test_canter_solve_refuses_bad_input(tmp_path) -> None:
     assert result.exit_code != 0 and "no proof is shipped for cam" in result.output
     result = runner.invoke(main, ["solve", "camette", "--write", str(tmp_path / "x")])
     assert result.exit_code != 0 and "--write needs --nodes" in result.output
+    # A file it did not write is never replaced (plain or gzip); nothing is searched.
+    import gzip
+
+    for name, data in (("notes.txt", b"my notes\n"), ("notes.gz", gzip.compress(b"mine"))):
+        mine = tmp_path / name
+        mine.write_bytes(data)
+        result = runner.invoke(main, ["solve", "camette", "--nodes", "300", "--no-lines",
+                                      "--write", str(mine)])
+        assert result.exit_code != 0 and "is not a proof canter solve wrote" in result.output
+        assert mine.read_bytes() == data
+    # A proof file that is empty, or a gzip file that is damaged, is no proof.
+    empty, broken = tmp_path / "empty.txt", tmp_path / "broken.gz"
+    empty.write_text("")
+    whole = gzip.compress(b"# canter proof 1\n" * 50)
+    broken.write_bytes(whole[:10] + b"\xff" * 6 + whole[16:])  # a bad deflate block
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(empty), "--check"])
+    assert result.exit_code != 0 and "holds no proof lines" in result.output
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(broken), "--check"])
+    assert result.exit_code != 0 and "not a proof file" in result.output
+    assert not isinstance(result.exception, (AttributeError, TypeError, ValueError))
 
 
 def test_a_solved_object_reads_a_proof_it_was_given() -> None:

@@ -73,6 +73,25 @@ def check_output_file(path: str, *, append: bool = False, regular: bool = False)
         raise OutputPathError(f"{path}: cannot be written ({exc.strerror})") from None
 
 
+def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
+    """Whether an existing `path` may be replaced: only when it is missing, empty (or
+    blank), not a regular file (a device, a pipe: written in place), or `what` by its
+    beginning (one of `marks` in its first 4 KiB: the command's own output of an earlier
+    run). Anything else is a user's file given by mistake: OutputPathError, and the file
+    is left as it is."""
+    if not os.path.lexists(path) or _is_special(path) or os.path.isdir(path):
+        return  # (a folder is check_output_file's to refuse)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        raise OutputPathError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not head.strip() or any(mark in head for mark in marks):
+        return
+    raise OutputPathError(f"{path} exists and is not {what}; it is left as it is: give "
+                          "another file, or remove it first")
+
+
 def check_output_folder(path: str) -> None:
     """Whether files can be written into the folder `path`, which is made (with the
     folders above it) by `make_output_folder` only when the work is done: not empty, no

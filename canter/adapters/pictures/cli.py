@@ -160,8 +160,11 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
             raise click.ClickException(f"cannot make the folder {svg_dir}: "
                                        f"{exc.strerror or exc}") from None
         width = max(3, len(str(len(moves))))
-        for i, picture in enumerate(svg.game_svgs(start, moves, view)):
-            _write(os.path.join(svg_dir, f"{i:0{width}d}.svg"), picture)
+        names = [os.path.join(svg_dir, f"{i:0{width}d}.svg") for i in range(len(frames))]
+        for name in names:  # every frame's file first: none written if one is the user's
+            _check_own("--svg-dir", name)
+        for name, picture in zip(names, svg.game_svgs(start, moves, view), strict=True):
+            _write(name, picture)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)
         wrote = True
     if html_path:
@@ -219,11 +222,33 @@ def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | N
             check_output_file(path)
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint=option) from None
+        _check_own(option, path)
     if svg_dir is not None:
         try:
             check_output_folder(svg_dir)
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--svg-dir") from None
+
+
+# The mark of a picture or page written to a file, by which a later run knows the file as
+# its own to replace (any other file there is the user's, and is refused).
+MARK = "<!-- drawn by canter show -->"
+
+
+def _marked(text: str) -> str:
+    head, newline, rest = text.partition("\n")
+    if head.startswith("<!DOCTYPE"):  # (nothing may come before a doctype)
+        return f"{head}\n{MARK}\n{rest}"
+    return f"{MARK}\n{text}"
+
+
+def _check_own(option: str, path: str) -> None:
+    from canter.adapters.files import OutputPathError, check_own_file
+
+    try:
+        check_own_file(path, (MARK.encode(),), "a picture or page canter show drew")
+    except OutputPathError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from None
 
 
 def _write(path: str, text: str) -> None:
@@ -234,6 +259,6 @@ def _write(path: str, text: str) -> None:
         click.echo(text, nl=False)
         return
     try:
-        replace_file(path, text)
+        replace_file(path, _marked(text))
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None

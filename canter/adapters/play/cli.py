@@ -76,7 +76,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     if save_path is not None:
         try:  # before the game: a played game must not be lost at the end
             check_output_file(save_path)
-            check_save_target(save_path)
+            check_save_target(save_path, load_path)
         except (OutputPathError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--save") from None
     try:
@@ -129,6 +129,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         EngineSettings(command, depth=depth, movetime=movetime, nodes=nodes, options=options),
         clock=clock_pair, color=color, tags=tags, notes=notes, save_path=save_path,
         clock_text=f"{clock_pair[0]:g}+{clock_pair[1]:g}" if clock_pair else None,
+        loaded_from=load_path,
     )
     if humans != set(range(v.nseats)) or engine_text is not None:
         from canter.adapters.client.engine import EngineError

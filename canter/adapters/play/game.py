@@ -180,6 +180,7 @@ class TerminalGame:
         notes: Sequence[dict | None] | None = None,
         save_path: str | None = None,
         clock_text: str | None = None,
+        loaded_from: str | None = None,
     ) -> None:
         self.start = start.copy()
         self.pos = start.copy()
@@ -197,6 +198,7 @@ class TerminalGame:
         self.tags = dict(tags or {})
         self.save_path = save_path
         self.clock_text = clock_text
+        self.loaded_from = loaded_from  # the record file the game came from: save may replace it
         self.result_text: str | None = None
         self.result_token = "*"
         self.termination: str | None = None
@@ -207,14 +209,17 @@ class TerminalGame:
 
     # ---------------------------------------------------------------- the loop
     def run(self) -> int:
-        """Play until the game ends or the person quits; 0 unless the engine failed."""
+        """Play until the game ends or the person quits; 0 unless the engine failed or the
+        game could not be saved at the end."""
         self.show_board()
+        code = 1
         try:
-            return self._loop()
+            code = self._loop()
         finally:
             self.close_engine()
-            if self.save_path:
-                self.save(self.save_path)
+            if self.save_path and not self.save(self.save_path):
+                code = code or 1
+        return code
 
     def _loop(self) -> int:
         from canter.adapters.client.engine import EngineError
@@ -473,7 +478,7 @@ class TerminalGame:
         try:
             save_record(path, self.start, self.played(), self.players(), self.notes,
                         self.result_token, self.termination, self.result_text,
-                        self.clock_text)
+                        self.clock_text, loaded=self.loaded_from)
         except (OSError, ValueError) as exc:
             self.write(f"cannot save {path}: {_reason(exc)}")
             return False
@@ -499,6 +504,7 @@ class TerminalGame:
             self.pos.push(move)
         self.notes = list(notes)
         self.tags.update(tags)
+        self.loaded_from = args[0]
         if self.engine is not None:
             self.engine.new_game()
         self.write(f"loaded {count(len(moves), 'move')} from {args[0]}")
@@ -632,10 +638,14 @@ def _columns(words: list[str], width: int = 78) -> str:
 
 
 # -------------------------------------------------------------------- game records
-def check_save_target(path: str) -> None:
+PLAY_EVENT = "canter play"  # the Event of the records `save` writes
+
+
+def check_save_target(path: str, loaded: str | None = None) -> None:
     """`save` replaces its file whole, so it may replace only a file that is missing,
-    empty, or one game record (this game saved before, or the game loaded): never other
-    games of a record file, nor a file of another kind. ValueError says why not."""
+    empty, or one game record that is this game saved before (`canter play`'s) or the
+    game loaded (`loaded`, the file it came from): never other games of a record file,
+    a game of another program's, nor a file of another kind. ValueError says why not."""
     from canter.adapters.records.format import RecordError, decode_records, read_games
 
     try:
@@ -655,13 +665,21 @@ def check_save_target(path: str) -> None:
         what = f"{len(games)} games" if games else "no game record"
         raise ValueError(f"{path} holds {what}; saving would replace it whole: give "
                          "another file")
+    from canter.adapters.files import same_file
+
+    if games[0].tags.get("Event") != PLAY_EVENT and not (loaded and same_file(path, loaded)):
+        event = games[0].tags.get("Event", "?")
+        raise ValueError(f"{path} holds a game of another program's (Event \"{event}\"), not "
+                         "one canter play saved or loaded; saving would replace it: give "
+                         "another file")
 
 
 def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequence[str],
                 notes: Sequence[dict | None] = (), result: str = "*",
                 termination: str | None = None, reason: str | None = None,
-                time_control: str | None = None) -> None:
-    """Write the game as a game record (docs/game-records.md)."""
+                time_control: str | None = None, loaded: str | None = None) -> None:
+    """Write the game as a game record (docs/game-records.md); `loaded`: the file the game
+    was loaded from, which it may replace (check_save_target)."""
     import datetime
 
     from canter.adapters.records.format import GameRecord, write_game
@@ -669,7 +687,7 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
     v = start.variant
     standard = Position.start(v, start.rules).to_string()
     game = GameRecord.new(
-        v.name, list(players), event="canter play", site="terminal",
+        v.name, list(players), event=PLAY_EVENT, site="terminal",
         date=datetime.date.today().strftime("%Y.%m.%d"),
         position=None if start.to_string() == standard else start.to_string(),
         time_control=time_control,
@@ -681,7 +699,7 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
         game.set_result(result, termination=termination, reason=reason)
     from canter.adapters.files import replace_file
 
-    check_save_target(path)
+    check_save_target(path, loaded)
     replace_file(path, write_game(game))  # killed while writing: the old file is kept
 
 

@@ -5,8 +5,10 @@ prover again (and `--write` its proof). docs/solve.md."""
 from __future__ import annotations
 
 import gzip
+import os
 import sys
 import time
+import zlib
 
 import click
 
@@ -25,9 +27,12 @@ def _load(path: str | None, game: str):
         return solved, f"shipped {game} proof", _shipped_text(game)
     text = _read(path)
     try:
-        return Solved(parse_proof(text)), path, text
+        proof = parse_proof(text)
     except ValueError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
+    if not proof.claims and not proof.moves:
+        raise click.ClickException(f"{path}: holds no proof lines (an empty file?)")
+    return Solved(proof), path, text
 
 
 def _read(path: str) -> str:
@@ -39,7 +44,7 @@ def _read(path: str) -> str:
         return read_bytes(data)
     except OSError as exc:
         raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile):
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error):
         raise click.ClickException(f"{path}: not a proof file (text or gzip)") from None
 
 
@@ -168,6 +173,7 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
     if write_path is not None:
         try:
             check_output_file(write_path)
+            _check_own_proof(write_path)
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--write") from None
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -204,3 +210,23 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
         except OSError as exc:
             raise click.ClickException(f"{write_path}: {exc.strerror}") from None
         click.echo(f"wrote {write_path}")
+
+
+def _check_own_proof(path: str) -> None:
+    """An existing --write file is replaced only if it is a proof canter solve wrote
+    (gzip-compressed when its name ends in .gz), or empty."""
+    from canter.adapters.files import check_own_file
+    from canter.engine.search.solve.proof import HEADER
+
+    what = "a proof canter solve wrote"
+    if path.endswith(".gz") and os.path.isfile(path) and os.path.getsize(path):
+        try:
+            with gzip.open(path, "rb") as f:
+                head = f.read(4096)
+        except (OSError, EOFError, zlib.error):
+            head = b""
+        if not head.startswith(HEADER.encode()):
+            raise OutputPathError(f"{path} exists and is not {what}; it is left as it is: "
+                                  "give another file, or remove it first")
+        return
+    check_own_file(path, (HEADER.encode(),), what)

@@ -167,7 +167,12 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
       printf 'uci\\nisready\\nquit\\n' | canter transcript record -o handshake.txt
       canter transcript record --engine ./my-engine -o session.txt
     """
-    from canter.adapters.files import OutputPathError, check_output_file, replace_file
+    from canter.adapters.files import (
+        OutputPathError,
+        check_output_file,
+        check_own_file,
+        replace_file,
+    )
     from canter.adapters.transcript.record import (
         VOLATILE_FIELDS,
         InputNotText,
@@ -181,8 +186,13 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
     if output != "-":
         try:  # before the session: a typed session must not be lost at the end
             check_output_file(output)
+            check_own_file(output, (b"# recorded with: canter transcript record",),
+                           "a transcript canter transcript record wrote")
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--output") from None
+        if _is_stdin(output):
+            raise click.BadParameter(f"{output} is the input being recorded: writing it would "
+                                     "destroy the commands", param_hint="--output")
     recording = Recording(VOLATILE_FIELDS + loose, loose_nodes=loose_nodes)
     recording.comment("recorded with: canter transcript record --engine " + shlex.join(argv))
     interactive = sys.stdin.isatty()
@@ -218,3 +228,12 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
                 f"cannot write {output}: {exc.strerror or exc}") from None
         steps = len(recording.transcript().actions)
         click.echo(f"wrote {count(steps, 'step')} to {output}", err=True)
+
+
+def _is_stdin(path: str) -> bool:
+    """Whether `path` is the file on the recorder's standard input (`-o x < x`)."""
+    try:
+        given, stdin = os.stat(path), os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError):
+        return False
+    return (given.st_dev, given.st_ino) == (stdin.st_dev, stdin.st_ino)
