@@ -110,6 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 0 <= args.edge < 0.5:
         p.error("--edge must be at least 0 and below 0.5")
+    if args.write:  # never one of the run's own inputs, and checked before the work
+        from canter.adapters.files import OutputPathError, check_output_file, same_file
+
+        for given in [*args.records, args.book]:
+            if given and same_file(args.write, given):
+                p.error(f"--write {args.write} is one of the inputs: writing it would "
+                        "destroy it")
+        try:
+            check_output_file(args.write)
+        except OutputPathError as exc:
+            p.error(f"--write {exc}")
     try:
         book: list[Opening] = (load_openings(args.book, args.variant) if args.book
                                else load_book(args.variant))
@@ -159,7 +170,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.edge:g} or above {1 - args.edge:g}.",
         ]
         lines = header + [" ".join(o.moves) for o in kept]
-        Path(args.write).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        from canter.adapters.files import replace_file
+
+        try:  # whole or not at all
+            replace_file(args.write, "\n".join(lines) + "\n")
+        except OSError as exc:
+            print(f"Error: --write {args.write}: cannot be written ({exc.strerror})",
+                  file=sys.stderr)
+            return 1
         print(f"wrote {args.write} ({len(kept)} openings)")
     return 0
 

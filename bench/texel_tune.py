@@ -289,6 +289,16 @@ def main() -> None:
                 base = replace(base, **weight_changes(json.load(f)))
             except ValueError as exc:
                 ap.error(f"--start {a.start}: {exc}")
+    if a.out:  # checked before hours of tuning, never one of the run's own inputs
+        from canter.adapters.files import OutputPathError, check_output_file, same_file
+
+        for given, option in ((a.data, "the data file"), (a.start, "--start")):
+            if given and same_file(a.out, given):
+                ap.error(f"--out {a.out} is {option}: writing it would destroy it")
+        try:
+            check_output_file(a.out)
+        except OutputPathError as exc:
+            ap.error(f"--out {exc}")
     frozen = tuple(filter(None, a.freeze.split(",")))
     for name in frozen:
         if name not in TERM_NAMES:
@@ -324,9 +334,14 @@ def main() -> None:
     for name, x, y in zip(TERM_NAMES, start, final, strict=True):
         print(f"{name:10} {x:7.0f} {y:7.0f}")
     if a.out:
-        with open(a.out, "w", encoding="utf-8") as f:
-            json.dump(tuned_json(tuned), f, indent=1)
-            f.write("\n")
+        from canter.adapters.files import replace_file
+
+        try:  # whole or not at all
+            replace_file(a.out, json.dumps(tuned_json(tuned), indent=1) + "\n")
+        except OSError as exc:
+            print(json.dumps(tuned_json(tuned), indent=1))  # the hours of work, not lost
+            sys.exit(f"Error: --out {a.out}: cannot be written ({exc.strerror}); the "
+                     "weights are printed above")
         print(f"weights written to {a.out}")
     print(f"{time.time() - started:.0f} s")
 

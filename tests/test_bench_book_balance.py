@@ -138,3 +138,13 @@ def test_replays_are_games_that_repeat_an_earlier_game_of_their_file(records,
     assert tallies[FEW].replays == 1
     tallies, _ = book_balance.tally([str(records), str(path)], "camelot")
     assert tallies[FEW].replays == 3
+
+
+def test_the_book_is_never_written_over_an_input(records, tmp_path) -> None:
+    # `--write` naming one of the match records (or the book) would destroy it: refused
+    # before any work, the file kept.
+    before = records.read_bytes()
+    with pytest.raises(SystemExit) as exit_info:
+        book_balance.main([str(records), "--write", str(records)])
+    assert exit_info.value.code == 2
+    assert records.read_bytes() == before

@@ -329,3 +329,19 @@ def test_build_writes_a_book_and_resumes(tmp_path):
     for entry in grown.entries.values():
         pos = key_position(entry.key)
         assert book_moves(entry, pos)[1] == []
+
+
+def test_build_extends_a_book_whose_last_line_has_no_end(tmp_path):
+    # A book edited by hand may end without a newline: the next entry must not be glued
+    # onto its last line.
+    out = tmp_path / "camette.txt"
+    first = run("build", "--variant", "camette", "--plies", "1", "--depth", "1",
+                "--out", str(out))
+    assert first.exit_code == 0, first.stderr
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    second = run("build", "--variant", "camette", "--plies", "2", "--depth", "1",
+                 "--alternatives", "1", "--out", str(out))
+    assert second.exit_code == 0, second.stderr
+    grown = parse_book(out.read_text(encoding="utf-8"))
+    assert len(grown) == 1 + len(grown.get(Position.start("camette")).moves)
+    assert run("show", str(out)).exit_code == 0

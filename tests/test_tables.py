@@ -271,6 +271,27 @@ def test_cli_builds_probes_and_lists(tmp_path):
     assert "camette-wK-bM" in out.output and "shipped" in out.output
 
 
+def test_cli_says_in_one_line_what_is_wrong_with_a_folder_or_a_table(tmp_path):
+    runner = CliRunner()
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    out = runner.invoke(tables_command, ["build", "camette-wK-bK", "--force", "--quiet",
+                                         "--dir", str(afile / "x")])
+    assert out.exit_code == 2 and "is a file, not a folder" in out.output  # before the build
+    assert not isinstance(out.exception, NotADirectoryError)
+    # A header that is JSON but no object is a damaged table, not a crash.
+    (tmp_path / "camette-wK-bK.ctb").write_bytes(b"[1]\n")
+    out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir",
+                                         str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "camette-wK-bK: damaged table: not a canter endings table" in out.output
+    # A built table goes in whole, with no temporary file left beside it.
+    out = runner.invoke(tables_command, ["build", "camette-wK-bK", "--force", "--quiet",
+                                         "--dir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "camette-wK-bK.ctb"]
+
+
 def test_the_engine_reports_tbhits_and_usetables_turns_them_off(endings, tmp_path):
     for key, table in endings.tables.items():
         (tmp_path / f"{key}.ctb").write_bytes(table.to_bytes())

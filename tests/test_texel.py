@@ -422,3 +422,14 @@ def test_the_shipped_weight_files_load_and_change_their_game_s_evaluation(path):
     assert tuned.w != built_in.w
     assert any(tuned.relative(pos, s) != built_in.relative(pos, s)
                for s in range(pos.variant.nseats))
+
+
+def test_the_tuner_never_writes_its_weights_over_its_data(tmp_path, monkeypatch):
+    # Checked before the hours of tuning: `--out` naming the data file would destroy it.
+    data = tmp_path / "data.texel"
+    data.write_text("# game 0\n")
+    monkeypatch.setattr(sys, "argv", ["texel_tune.py", str(data), "--out", str(data)])
+    with pytest.raises(SystemExit) as exit_info:
+        texel_tune.main()
+    assert exit_info.value.code == 2
+    assert data.read_text() == "# game 0\n"

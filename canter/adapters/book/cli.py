@@ -98,9 +98,16 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
     except OSError as exc:
         raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}") from None
     with f:
-        if not existing.entries and f.tell() == 0:
-            f.write(f"# canter book, format 1: {variant}, {plies} plies, depth {depth}, "
-                    f"margin {margin} cp, {alternatives} moves at most\n")
+        try:
+            if not existing.entries and f.tell() == 0:
+                f.write(f"# canter book, format 1: {variant}, {plies} plies, depth {depth}, "
+                        f"margin {margin} cp, {alternatives} moves at most\n")
+            elif not _ends_with_newline(out):
+                f.write("\n")  # a last line without its end: the next entry starts its own
+            f.flush()
+        except OSError as exc:
+            raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}") \
+                from None
 
         def write(line: str) -> None:
             f.write(line + "\n")
@@ -109,7 +116,11 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
         def progress(text: str) -> None:
             click.echo(text, err=True)
 
-        searched, reached = run_build(plan, existing, write, progress)
+        try:
+            searched, reached = run_build(plan, existing, write, progress)
+        except OSError as exc:  # a full disk: the entries written so far are kept
+            raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}; the "
+                                       "entries before it are kept") from None
     click.echo(f"positions searched {searched}", err=True)
     click.echo(f"positions in the book along the walk {reached}", err=True)
     click.echo(f"seconds {time.monotonic() - started:.1f}", err=True)
@@ -166,3 +177,13 @@ def probe(path: str | None, variant: str, position: str | None, moves: str | Non
     click.echo(f"score {entry.score} depth {entry.depth}")
     if not found:
         sys.exit(1)
+
+
+def _ends_with_newline(path: str) -> bool:
+    """Whether the file is empty or its last byte ends a line."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"

@@ -92,12 +92,23 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
         if not wanted:
             raise click.ClickException(f"{variant} has no two-sided endings")
     store = Folder(folder)
+    from canter.adapters.files import OutputPathError, check_output_folder
+
+    try:  # before any work: a folder that cannot take the tables is said at once
+        check_output_folder(str(store.path))
+    except OutputPathError as exc:
+        raise click.BadParameter(str(exc), param_hint="--dir") from None
     endings = _endings(store, build_missing=False, quiet=quiet)
     for m in wanted:
         if not force and endings.table(m) is not None:
             click.echo(f"{m.key}: exists")
             continue
-        table = endings.build(m, force=True)
+        try:
+            table = endings.build(m, force=True)
+        except OSError as exc:
+            raise click.ClickException(f"{store.path}: a table could not be written "
+                                       f"({exc.strerror or exc}); the tables written before "
+                                       "it are kept") from None
         s = table.stats
         click.echo(f"{m.key}: {s['states']} positions, {s['win']} won, {s['draw']} drawn, "
                    f"{s['loss']} lost, longest win {s['longest_win']} plies, "

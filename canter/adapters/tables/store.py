@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from canter.engine.search.endings import SUFFIX, default_table_dir, shipped, shipped_keys
@@ -31,11 +30,12 @@ class Folder:
             return shipped(key)
 
     def save(self, key: str, data: bytes) -> None:
+        """Write a table whole or not at all (a temporary file of its own, synced and
+        renamed: two builds into one folder never share one); OSError if it cannot be."""
+        from canter.adapters.files import replace_file
+
         self.path.mkdir(parents=True, exist_ok=True)
-        tmp = self.path / (key + SUFFIX + ".part")
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, self.file(key))
+        replace_file(str(self.file(key)), data)
 
     def available(self) -> list[str]:
         return sorted(set(self.keys()) | set(shipped_keys()))

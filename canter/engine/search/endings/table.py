@@ -99,6 +99,8 @@ class Table:
         try:
             line, rest = data.split(b"\n", 1)
             header = json.loads(line)
+            if not isinstance(header, dict):
+                raise TableError("not a canter endings table (its header is no object)")
             if header.get("format") != MAGIC or header.get("version") != FORMAT_VERSION:
                 raise TableError("not a canter endings table of this version")
             material = parse_material(header["class"])
@@ -113,7 +115,7 @@ class Table:
             keys.frombytes(rare[:8 * count])
             values = array("H" if wide else "B")
             values.frombytes(rare[8 * count:])
-        except (ValueError, KeyError, zlib.error, EOFError) as exc:
+        except (ValueError, KeyError, TypeError, zlib.error, EOFError) as exc:
             raise TableError(f"damaged table: {exc}") from None
         if len(base) != material.base_size or len(values) != count:
             raise TableError(f"{material.key}: the sizes do not match the class")
