@@ -78,6 +78,8 @@ def test_bodies_are_bounded_and_checked(gui):
     assert status == 400 and "JSON" in body["error"]
     status, body = gui.request("POST", "/api/move", raw=b"[1, 2]")
     assert status == 400 and "object" in body["error"]
+    status, body = gui.request("POST", "/api/move", raw=b"[" * 5000)  # nested too deep
+    assert status == 400 and "JSON" in body["error"]
     status, body = gui.request("POST", "/api/new", {"variant": "chess"})
     assert status == 400 and "unknown variant" in body["error"]
     status, body = gui.request("POST", "/api/new", {"seats": [{"player": "engine",
@@ -280,6 +282,16 @@ def test_load_navigate_and_save_a_record(gui, tmp_path):
     assert gui.get("/api/save").split("\n\n", 1)[1] == saved.split("\n\n", 1)[1]
 
 
+def test_a_loaded_game_is_saved_with_its_recorded_result(gui):
+    # Ended by something no position shows (a resignation, time): the result stays.
+    record = ('[Variant "Camelot"]\n[Result "0-1"]\n[Termination "resignation"]\n\n'
+              '1. D6-F8 E11-C9 0-1\n')
+    status, state = gui.request("POST", "/api/load", raw=record.encode())
+    assert status == 200, state
+    saved = gui.get("/api/save")
+    assert '[Result "0-1"]' in saved and saved.rstrip().endswith("0-1")
+
+
 def test_a_bad_record_is_refused_with_the_reason(gui):
     status, body = gui.request("POST", "/api/load", raw=b"\xff\xfe not text")
     assert status == 400 and "UTF-8" in body["error"]
@@ -288,6 +300,50 @@ def test_a_bad_record_is_refused_with_the_reason(gui):
     assert status == 400 and "move 2" in body["error"]
     status, body = gui.request("POST", "/api/load?game=3", raw=b'[Variant "Camelot"]\n\n*\n')
     assert status == 400 and "no game 3" in body["error"]
+
+
+def test_a_record_whose_position_names_another_game_is_loaded_as_that_game(gui):
+    # The Variant tag says Camelot, the position string is Tri-Camelot's: the referee plays
+    # the position's game, and the board must be its board.
+    tri = "tri-camelot 4/5/6/5/6/5/6/5/4/5/4/3/4/3/g1/3/r1/b b 0,0,0 - - 0 40"
+    record = f'[Variant "Camelot"]\n[SetUp "1"]\n[Position "{tri}"]\n\n*\n'
+    status, state = gui.request("POST", "/api/load", raw=record.encode())
+    assert status == 200, state
+    assert state["variant"] == "tri-camelot" and len(state["seats"]) == 3
+
+
+def test_an_engine_slot_resets_what_an_earlier_seat_or_game_set():
+    # A seat with a skill, then one without: the option goes back to the engine's default;
+    # every new game is a `ucinewgame`.
+    from canter.adapters.gui.engines import EngineSlot
+
+    slot = EngineSlot(0, [sys.executable, str(SCRIPTED)])
+    try:
+        engine = slot.prepare("play", "camelot", {"Style": "Wild"})
+        slot.prepare("play", "camelot", {})
+        sent = [r.line for r in engine.log if r.direction == ">"]
+        assert sent[-2:] == ["setoption name Style value Wild", "setoption name Style value "
+                             "Normal"], sent
+        slot.new_game()
+        slot.prepare("play", "camelot", {})
+        sent = [r.line for r in engine.log if r.direction == ">"]
+        assert "ucinewgame" in sent[-3:], sent
+        assert sent.count("setoption name Style value Normal") == 1  # not sent again
+    finally:
+        slot.close()
+
+
+def test_watching_a_file_that_holds_no_game_yet_is_watching(tmp_path):
+    # A match makes its record file empty at its start: until the first game is in, the
+    # board is watching all the same (no moves of its own, no engines playing on it).
+    path = tmp_path / "games.pgn"
+    path.write_text("", encoding="utf-8")
+    with GuiServer("--watch", str(path)) as server:
+        state = server.get("/api/state")
+        assert state["watch"] == {"file": "games.pgn", "games": 0, "game": None,
+                                  "following": True}
+        status, body = server.request("POST", "/api/move", {"move": "D6-F8"})
+        assert status == 400 and "watching" in body["error"]
 
 
 def test_watch_follows_a_record_file_as_it_grows(tmp_path):

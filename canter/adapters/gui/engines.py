@@ -56,8 +56,9 @@ class EngineSlot:
                 return engine
             if engine is not None:
                 engine.close()
+            # In a session of its own: a kill takes a wrapper's engine with it.
             engine = Engine.start(self.command, name=self.given_name,
-                                  search_timeout=SEARCH_STALL)
+                                  search_timeout=SEARCH_STALL, new_session=True)
             self.name = self.given_name or engine.id.get("name") or self.name
             self._processes[role] = engine
             self.variant.pop(role, None)
@@ -77,11 +78,24 @@ class EngineSlot:
             self.options[role] = {}
         wanted = {k: v for k, v in options.items() if k.lower() in engine.options}
         known = self.options.setdefault(role, {})
+        # An option set for another seat or an earlier game and not asked for now goes
+        # back to the engine's default: a seat with no skill must not play at the last
+        # one's.
+        for k in known:
+            default = engine.options[k.lower()].default
+            if k not in wanted and default is not None:
+                wanted[k] = default
         changed = {k: v for k, v in wanted.items() if known.get(k) != v}
         if changed:
             engine.configure(changed)
             known.update(changed)
         return engine
+
+    def new_game(self) -> None:
+        """The next `prepare` of every role starts a new game (`ucinewgame`): what an engine
+        learnt in one game is not carried into the next."""
+        with self.lock:
+            self.variant.clear()
 
     def stop(self, role: str) -> None:
         """Ask the role's search to stop (safe from any thread; the searching thread reads

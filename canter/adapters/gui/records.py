@@ -65,7 +65,7 @@ def take(table: Table, game: GameRecord) -> None:
     ending = None
     if game.result != "*":
         reason = game.tags.get("Reason") or game.tags.get("Termination") or "as recorded"
-        ending = Ending(f"{game.result} ({reason})", None, [])
+        ending = Ending(f"{game.result} ({reason})", None, [], token=game.result)
     table.load_moves(variant, start, list(game.moves), ending, game.players)
 
 
@@ -89,6 +89,9 @@ def save(table: Table) -> str:
                    for group in table.ending.ranking]
         record.set_result(result_from_ranking(ranking, len(names)),
                           termination="normal", reason=table.ending.text)
+    elif table.ending is not None and table.ending.token:
+        # A loaded game's result (a resignation, time, an adjudication): as recorded.
+        record.set_result(table.ending.token, reason=table.ending.text)
     return write_game(record)
 
 
@@ -106,6 +109,11 @@ class Watcher(threading.Thread):
         self._seen: tuple[float, int] | None = None
         self._shown: tuple[str, str, tuple[str, ...], str] | None = None
         self.wake = threading.Event()
+        # Watching from the start, before the file holds a game (a match makes its file
+        # empty): the board is never playable meanwhile, and no engine plays on it.
+        with table.lock:
+            table.watch = {"file": os.path.basename(path), "games": 0, "game": None,
+                           "following": True}
 
     def run(self) -> None:
         while not self.table.closed:
@@ -138,7 +146,9 @@ class Watcher(threading.Thread):
                 if table.message != message:
                     table.message = message
                     table.publish()
-            self._seen = None
+            # A file that cannot be read as it is now is read again when it changes, not
+            # twice a second (a missing file: at every look, until it appears).
+            self._seen = stamp if isinstance(exc, TableError) else None
             return
         self._seen = stamp
         shown = (game.variant, game.start_position or "startpos", tuple(game.moves),

@@ -175,7 +175,7 @@ class Handler(BaseHTTPRequestHandler):
             return {}
         try:
             value = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # (nested too deep)
             self._error(HTTPStatus.BAD_REQUEST, "the body is not JSON")
             return None
         if not isinstance(value, dict):

@@ -55,6 +55,7 @@ class Ending:
     text: str
     winner: str | None
     ranking: list[list[str]]
+    token: str | None = None  # a loaded record's result token, written back when saved
 
 
 def score_text(info: Info) -> str | None:
@@ -262,6 +263,8 @@ class Table:
         self.start = start
         self.moves = []
         self.seats = built
+        for slot in self.engines:
+            slot.new_game()
         self.clock_history = [[s.time_left for s in built]]
         self.ending = None
         self._table_ending = False
@@ -531,6 +534,12 @@ class Table:
                    ending: Ending | None = None, names: list[str] | None = None) -> None:
         """A game from a record: the referee checks every move (a refusal keeps the game
         on the board as it was). The seats keep their players; engines wait until resumed."""
+        if start != "startpos":
+            # The game is the one the position string names, whatever a Variant tag says:
+            # the referee plays that one, and the board must be its board.
+            named = start.split(" ", 1)[0]
+            if named in self.variant_seats:
+                variant = named
         self.stop_everything()
         try:
             self._referee_variant(variant)
@@ -550,6 +559,8 @@ class Table:
         self.generation += 1
         self.start = start
         self.moves = list(moves)
+        for slot in self.engines:
+            slot.new_game()
         self.clock_history = [[s.time_left for s in self.seats] for _ in range(len(moves) + 1)]
         self._snapshots.clear()
         self.ending = None

@@ -165,6 +165,8 @@
     }
     if (app.selected && (state.current.position !== app.selectedPosition || !canPlay())) {
       clearSelection();
+    } else if (old && old.current.position !== state.current.position) {
+      showCandidates([]);  // (a typed move's choices: of a position that is gone)
     }
     if (state.message && state.message !== app.lastServerMessage) showMessage(state.message, false);
     app.lastServerMessage = state.message;
@@ -719,6 +721,7 @@
     app.selectedPosition = null;
     app.targets = new Map();
     app.legalSeq += 1;
+    showCandidates([]);  // a choice of moves belongs to the selection and its position
   }
 
   function chooseTarget(cell) {
