@@ -244,6 +244,23 @@ def test_an_engine_that_dies_is_reported_and_can_be_restarted():
         server.wait(lambda s: len(s["moves"]) == 4, what="play after the restart")
 
 
+def test_the_clocks_stand_while_an_engines_fault_is_shown():
+    engine = f"{sys.executable} {SCRIPTED} --die-at go:2"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine",
+                                                clock={"base": 60, "inc": 0})})
+        server.post("/api/move", {"move": "D6-F8"})
+        server.wait(lambda s: len(s["moves"]) == 2, what="the engine's first move")
+        server.post("/api/move", {"move": "F8-F9"})
+        state = server.wait(lambda s: s["fault"] is not None, what="the fault")
+        black = state["seats"][1]
+        time.sleep(0.6)
+        later = server.get("/api/state")["seats"][1]
+        assert not later["running"] and later["time_left"] == black["time_left"]
+        state = server.post("/api/restart", {"engine": 0})
+        assert state["seats"][1]["time_left"] == pytest.approx(black["time_left"], abs=0.05)
+
+
 def test_an_engine_that_plays_an_illegal_move_is_reported():
     engine = f"{sys.executable} {SCRIPTED} --illegal-at 1"
     with GuiServer("--engine", engine, "--human", "white") as server:
@@ -344,6 +361,22 @@ def test_watching_a_file_that_holds_no_game_yet_is_watching(tmp_path):
                                   "following": True}
         status, body = server.request("POST", "/api/move", {"move": "D6-F8"})
         assert status == 400 and "watching" in body["error"]
+
+
+def test_an_engine_slot_describes_itself_while_an_engine_starts():
+    # Starting an engine holds the slot's lock through its handshake (up to seconds); the
+    # page's state describes every slot meanwhile, and must not wait for it.
+    import threading
+
+    from canter.adapters.gui.engines import EngineSlot
+
+    slot = EngineSlot(0, [sys.executable, str(SCRIPTED)], name="f")
+    described: list = []
+    with slot.lock:  # as `process` holds it during a handshake
+        asker = threading.Thread(target=lambda: described.append(slot.describe()))
+        asker.start()
+        asker.join(2)
+        assert described == [{"index": 0, "name": "f", "alive": True}]
 
 
 def test_watch_follows_a_record_file_as_it_grows(tmp_path):

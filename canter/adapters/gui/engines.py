@@ -127,8 +127,9 @@ class EngineSlot:
             engine.close()
 
     def alive(self) -> bool:
-        with self.lock:
-            return all(e.alive for e in self._processes.values())
+        # Without the lock: `process` holds it through an engine's handshake (seconds),
+        # and the page's state, asked for meanwhile, must not wait for it.
+        return all(e.alive for e in list(self._processes.values()))
 
     def close(self) -> None:
         with self.lock:

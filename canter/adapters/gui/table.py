@@ -495,8 +495,9 @@ class Table:
         self.publish()
 
     def _charge_clock(self) -> None:
+        # (While an engine's fault is shown the clocks stand: that wait is nobody's.)
         seat = self.seat_to_move()
-        if seat is not None and not self.paused:
+        if seat is not None and not self.paused and self.fault is None:
             spent = time.monotonic() - self.turn_started
             seat.used += spent
             if seat.time_left is not None:
@@ -516,7 +517,8 @@ class Table:
 
     def check_flag(self) -> None:
         """Lose on time the seat whose clock ran out while it had the move."""
-        if self.ending is not None or self.paused or self.watch is not None:
+        if (self.ending is not None or self.paused or self.watch is not None
+                or self.fault is not None):
             return
         seat = self.seat_to_move()
         if seat is None or seat.time_left is None:
@@ -589,7 +591,8 @@ class Table:
             counts[piece["seat"]] = counts.get(piece["seat"], 0) + 1
         seats = []
         for s in self.seats:
-            running = s.name == to_move and not self.paused and self.watch is None
+            running = (s.name == to_move and not self.paused and self.watch is None
+                       and self.fault is None)
             spent = now - self.turn_started if running else 0.0
             seats.append({
                 "name": s.name, "player": s.player, "engine": s.engine, "limit": s.limit,
@@ -701,6 +704,7 @@ class Table:
         return run, seat
 
     def _engine_fault(self, slot: EngineSlot, reason: str) -> None:
+        self._charge_clock()  # the engine's thinking until now counts; the wait does not
         self.fault = {"engine": slot.index, "name": slot.name, "reason": reason}
         self.thinking = None
         self.publish()
