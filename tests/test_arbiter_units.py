@@ -26,6 +26,20 @@ def test_time_control_forms() -> None:
     for bad in ("40/", "0/10", "x+1", "10+", "-5"):
         with pytest.raises(ValueError):
             TimeControl.parse(bad)
+    # m:ss means seconds below 60; a clock beyond 1,000,000 s leaves 64 bits of
+    # milliseconds (or is inf) and no engine could be told it.
+    for bad, needle in (("1:99", "below 60"), ("9" * 20, "at most"), ("10+" + "9" * 400,
+                                                                       "at most")):
+        with pytest.raises(ValueError, match=needle):
+            TimeControl.parse(bad)
+
+
+def test_an_openings_file_may_start_with_a_byte_order_mark(tmp_path) -> None:
+    from canter.adapters.arbiter.openings import load_openings
+
+    path = tmp_path / "o.txt"
+    path.write_bytes("\ufeffC6-B5\nD6-D8\n".encode())
+    assert [o.moves for o in load_openings(str(path), "camelot")] == [("C6-B5",), ("D6-D8",)]
 
 
 def test_clocks_charge_increment_and_periods() -> None:

@@ -88,6 +88,39 @@ def test_replay_refuses_what_is_not_a_game_record(files, name, needles) -> None:
     assert_error(canter("replay", files[name]), USAGE, *needles)
 
 
+@pytest.mark.parametrize("rules, needle", [
+    ("quiet_limit=abc", "quiet_limit must be a whole number"),
+    ("quiet_limit=-5", "quiet_limit must not be negative"),
+    ("repetition=sometimes", "repetition must be one of"),
+    ("no_such_rule=1", "unknown rules option"),
+])
+def test_replay_checks_the_rules_tag_like_the_rules_options(rules, needle) -> None:
+    done = canter("replay", "-", stdin=GAME.replace("[Event", f'[Rules "{rules}"]\n[Event', 1))
+    no_traceback(done)
+    assert done.returncode == FAILURE and "bad Rules tag" in done.stderr and needle in done.stderr
+
+
+def test_replay_takes_rules_values_in_any_case() -> None:
+    # `False` and `Auto` are the values false and auto, not texts that read as true.
+    done = canter("replay", "-", stdin=GAME.replace(
+        "[Event", '[Rules "exit_duty_persists=False repetition=Auto"]\n[Event', 1))
+    assert done.returncode == 0, done.stderr
+
+
+def test_replay_reads_a_byte_order_mark_comments_between_games_and_names_the_right_game():
+    two = "\ufeff" + GAME + "{a comment after the result}\n\n" + GAME
+    done = canter("replay", "-", stdin=two.encode())
+    assert done.returncode == 0, done.stderr
+    assert "2 games, 0 invalid" in done.stderr
+    bad = GAME + '\n[Event "x]\n'  # a malformed tag that starts game 2
+    assert_error(canter("replay", "-", stdin=bad), USAGE, "game 2", "malformed tag")
+
+
+def test_replay_of_a_file_of_comments_only_is_no_game() -> None:
+    assert_error(canter("replay", "-", stdin="; only a comment\n% and an escape\n"), USAGE,
+                 "no game in the file")
+
+
 def test_replay_reads_stdin_bytes_that_are_not_text() -> None:
     assert_error(canter("replay", "-", stdin=b"\xff\xfe\x00junk\n"), USAGE, "not UTF-8")
 

@@ -154,7 +154,7 @@ def load_openings(path: str, variant: str) -> list[Opening]:
     except OSError as exc:
         raise ValueError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a leading byte-order mark is dropped)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a UTF-8 text file (byte 0x{data[exc.start]:02x} at "
                          f"offset {exc.start})") from None

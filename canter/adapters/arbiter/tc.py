@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from canter.adapters.client.engine import Limit
+from canter.adapters.params import MAX_SECONDS
 
 _TC_RE = re.compile(
     r"^(?:(?P<moves>\d+)/)?(?P<time>\d+(?:\.\d*)?|\d+:\d{1,2}(?:\.\d*)?)(?:\+(?P<inc>\d+(?:\.\d*)?))?$"
@@ -28,6 +29,8 @@ _TC_RE = re.compile(
 def _seconds(text: str) -> float:
     if ":" in text:
         minutes, seconds = text.split(":", 1)
+        if float(seconds) >= 60:
+            raise ValueError(f"{text!r}: the seconds of m:ss must be below 60")
         return int(minutes) * 60 + float(seconds)
     return float(text)
 
@@ -58,10 +61,18 @@ class TimeControl:
         moves = int(m["moves"]) if m["moves"] else 0
         if m["moves"] and moves == 0:
             raise ValueError(f"time control {text!r}: moves per period must be at least 1")
-        seconds = _seconds(m["time"])
+        try:
+            seconds = _seconds(m["time"])
+        except ValueError as exc:
+            raise ValueError(f"time control {exc}") from None
+        inc = float(m["inc"] or 0)
         if seconds <= 0:
             raise ValueError(f"time control {text!r}: the time must be above 0")
-        return cls(time=seconds, inc=float(m["inc"] or 0), moves=moves)
+        # (Beyond this a clock is no clock: in milliseconds it leaves 64 bits, or is inf.)
+        if seconds > MAX_SECONDS or inc > MAX_SECONDS:
+            raise ValueError(f"time control {text!r}: times must be at most "
+                             f"{MAX_SECONDS:g} seconds")
+        return cls(time=seconds, inc=inc, moves=moves)
 
     def with_limits(
         self,

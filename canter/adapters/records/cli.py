@@ -36,12 +36,15 @@ def replay(files: tuple) -> None:
         prefix = f"{name}: " if len(files) > 1 else ""
         number = 0
         try:
-            text = decode_records(stream.read())
+            # (A byte-order mark some editors put first is no part of the records.)
+            text = decode_records(stream.read()).removeprefix("\ufeff")
             if not text.strip():
                 unreadable = True
                 click.echo(f"Error: {name}: no game in the file (it is empty)", err=True)
                 continue
+            found = 0
             for number, game in enumerate(read_games(text), start=1):
+                found += 1
                 total += 1
                 result = replay_game(game)
                 if result.error is None:
@@ -60,6 +63,9 @@ def replay(files: tuple) -> None:
                     line = game.move_lines[ply - 1] if ply <= len(game.move_lines) else 0
                     where = f"ply {ply} (line {line}), move {move}"
                 click.echo(f"{prefix}game {number}: INVALID at {where}: {reason}", err=True)
+            if not found:  # (comments and escape lines only)
+                unreadable = True
+                click.echo(f"Error: {name}: no game in the file", err=True)
         except RecordError as exc:
             unreadable = True
             click.echo(f"Error: {name}: cannot read: {exc}", err=True)

@@ -327,7 +327,6 @@ def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
 def rules_tag(variant: str, rules: object) -> str:
     """The Rules tag text for a canter.engine.Rules: fields differing from the variant's
     defaults, `field=value` separated by spaces ("" when all are the defaults)."""
-    import dataclasses
 
     from canter.engine import Rules, get_variant
 
@@ -585,6 +584,8 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                     raise RecordError(tok.line, f"tag {tok.text} appears twice")
                 game.tags[tok.text] = tok.value
                 continue
+            if game is None and number and tok.kind == "comment":
+                continue  # between games (after a result, before the next tags): no game's
             if game is None:
                 game = fresh(tok.line)
             in_moves = True
@@ -633,8 +634,8 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
             game.comments.append(None)
             game.move_lines.append(tok.line)
     except RecordError as exc:
-        if exc.game is None:
-            exc = RecordError(exc.line, exc.message, number or 1)
+        if exc.game is None:  # (between games, the fault starts the next one)
+            exc = RecordError(exc.line, exc.message, number if game is not None else number + 1)
         raise exc from None
     if game is not None and (game.moves or game.tags or game.preamble):
         if not allow_unterminated:
@@ -674,8 +675,8 @@ def decode_records(data: bytes, *, cut_off_ok: bool = False) -> str:
 
 
 def read_games_file(path: str, **kwargs: bool) -> list[GameRecord]:
-    with open(path, "rb") as f:
-        return list(read_games(decode_records(f.read()), **kwargs))
+    with open(path, "rb") as f:  # (a leading byte-order mark is no part of the records)
+        return list(read_games(decode_records(f.read()).removeprefix("\ufeff"), **kwargs))
 
 
 # ---------------------------------------------------------------- replaying
@@ -722,15 +723,17 @@ def game_positions(game: GameRecord):
         variant = get_variant(game.variant)
     except (KeyError, ValueError) as exc:
         raise ReplayError(0, "", str(exc.args[0] if exc.args else exc)) from None
-    try:
-        rules = dataclasses.replace(Rules.for_variant(variant), **game.rule_overrides)
+    try:  # each value checked as the rules options are (a type, a range, a choice)
+        rules = Rules.for_variant(variant)
+        for name, value in game.rule_overrides.items():
+            rules = rules.with_option(name, value)
     except (ValueError, TypeError) as exc:
         raise ReplayError(0, "", f"bad Rules tag: {exc}") from None
     text = game.start_position
     try:
         start = (Position.start(variant, rules) if text is None
                  else Position.from_string(text, rules))
-    except PositionError as exc:
+    except (PositionError, ValueError) as exc:
         raise ReplayError(0, "", f"bad start position: {exc}") from None
     if start.variant.name != variant.name:
         raise ReplayError(0, "", f"the Position tag is not a {variant.name} position")
