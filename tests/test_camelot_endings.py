@@ -55,6 +55,12 @@ def test_no_legal_move_loses_for_the_side_to_move():
     pos = setup(turn="b", w="A5 B5 B4 B3 A6 C6 C4 C2 L8", b="A4")
     assert pos.legal_moves() == []
     assert pos.outcome().text() == "white wins: black has no legal move"
+    # `no_move=pass` is the three- and four-seat games' option: in Camelot the stuck side
+    # still loses (it neither passed nor lost: the game stood with no move).
+    stuck = setup(turn="b", w="A5 B5 B4 B3 A6 C6 C4 C2 L8", b="A4",
+                  rules=Rules(no_move="pass"))
+    assert stuck.rules.no_move == "pass"
+    assert stuck.outcome().text() == "white wins: black has no legal move"
 
 
 def test_third_repetition_draws_automatically():

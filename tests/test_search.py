@@ -228,6 +228,26 @@ def test_single_legal_move_that_draws_scores_zero():
     assert pos.outcome() is not None and pos.outcome().winner is None
 
 
+def test_leaving_no_move_on_the_hundredth_quiet_ply_wins_not_draws():
+    # The quiet-move draw is the rules' sixth ending, no legal move the fourth: L7-L6 on
+    # the 100th quiet ply leaves Black walled in, a win; every other move draws.
+    pos = Position.from_string("camelot 2/8/10/12/12/12/12/12/12/11w/9w2/10ww/9wwb/9w/7w/b1"
+                               " w 0,2 - - 99 120")
+    after = pos.copy()
+    after.push(next(m for m in pos.legal_moves() if spelled(pos, m) == "L7-L6"))
+    assert after.outcome().text() == "white wins: black has no legal move"
+    result, infos = search(pos, depth=3)
+    assert spelled(pos, result.best) == "L7-L6" and infos[-1].score_win == 1
+
+
+def test_a_win_is_counted_in_rounds_of_the_seats_still_in_play():
+    # Red is out: Green's win in two own moves is four plies of two seats, not of three.
+    pos = Position.from_string("tri-camelot 4/5/6/5/5b/5/6/5/4/5/4/3/4/1G1/2/3/2/1 g 0,0,0 "
+                               "- r 0 0")
+    result, infos = search(pos, depth=4)
+    assert infos[-1].score_win == 2
+
+
 def test_movetime_is_kept():
     started = time.monotonic()
     result, _ = search(Position.start("camelot"), movetime=0.3)

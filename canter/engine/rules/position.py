@@ -196,7 +196,9 @@ class Position:
             return self._ended
         names = tuple(s.name for s in self.variant.seats)
         n = self.variant.nseats
-        if n == 2 and self.rules.no_move == "lose" and not movegen.has_move(self, self.turn):
+        # Two players: no legal move always ends the game (Camelot rule 4, ruling R5); the
+        # no_move option is the three- and four-seat games' (passes, blockade).
+        if n == 2 and not movegen.has_move(self, self.turn):
             mover = 1 - self.turn
             loser_name = names[self.turn]
             if self.occ[mover].bit_count() >= self.variant.win_min_pieces:

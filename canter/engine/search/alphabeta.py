@@ -466,6 +466,10 @@ class Search:
         if ply and self.rep_on and self.rep.get(h, 0) > 1:
             return 0  # the position came back: a repetition draw is available
         if self.quiet_limit and pos.quiet >= self.quiet_limit:
+            # The quiet-move draw is the rules' sixth ending: a side left without a move
+            # has lost before it (the fourth).
+            if self.nseats == 2 and not movegen.has_move(pos, pos.turn):
+                return self._no_move_value(pos, ply)
             return 0
         if self.tb_max and ply and self._pieces(pos) <= self.tb_max:
             value = self._probe(pos, ply)
@@ -961,8 +965,10 @@ class Search:
         self.threat_ext = self.options.get("threat_ext", THREAT_PLIES) if self.three else 0
         self.tt.new_search()
         brs = self.three and algorithm in ("brs", "brs+")
-        # Plies per round of the root seat's moves: Best-Reply trees alternate two layers.
-        self.cycle = 2 if brs else self.nseats
+        # Plies per round of the root seat's moves: Best-Reply trees alternate two layers;
+        # a seat out of the game has no turns (a seat eliminated later in a line, or one
+        # that passes, still makes the count of that line a little long).
+        self.cycle = 2 if brs else max(1, self.nseats - len(pos.eliminated))
         self.salt = ROOT_SALT[self.root] ^ OPPK_SALT[min(self.oppk, 64)] if self.three else 0
         for s, k in enumerate(self.seat_k):
             if s != self.root and k != self.oppk:
