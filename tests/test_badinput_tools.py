@@ -116,6 +116,12 @@ def test_replay_reads_a_byte_order_mark_comments_between_games_and_names_the_rig
     assert_error(canter("replay", "-", stdin=bad), USAGE, "game 2", "malformed tag")
 
 
+def test_replay_reads_the_bare_two_cell_spelling() -> None:
+    done = canter("replay", "-", stdin=TAGS + "1. d6f8 e11c9 *\n")
+    assert done.returncode == 0, done.stderr
+    assert "1 game, 0 invalid" in done.stderr
+
+
 def test_replay_of_a_file_of_comments_only_is_no_game() -> None:
     assert_error(canter("replay", "-", stdin="; only a comment\n% and an escape\n"), USAGE,
                  "no game in the file")

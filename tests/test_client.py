@@ -446,3 +446,11 @@ def test_kill_from_another_thread_wakes_a_blocked_search():
         engine.play("startpos", Limit(depth=1), timeout=20)
     assert info.value.exit_code is not None and info.value.exit_code < 0
     engine.close()
+
+
+def test_quit_alone_closes_a_log_file_the_client_opened(tmp_path):
+    path = tmp_path / "engine.log"
+    engine = Engine.start(fake(), log_file=str(path))
+    assert engine.quit() == 0
+    assert engine._log_file is None  # closed, not left to the garbage collector
+    assert "> quit" in path.read_text()

@@ -71,3 +71,16 @@ def test_echo_escapes_controls_and_cuts_long_text():
 def test_split_at_is_case_insensitive():
     assert split_at(["startpos", "MOVES", "C6-B5"], "moves") == (["startpos"], ["C6-B5"])
     assert split_at(["x"], "moves") == (["x"], None)
+
+
+def test_an_error_cuts_long_quoted_text_and_never_the_words_between_quotes():
+    from canter.engine.rules.text import QUOTE_LIMIT
+    from canter.protocol.lines import error_text
+
+    # Two short quotations with a long stretch of words between them: nothing is cut.
+    message = ("legal: 'C6-' is not a move of the camelot board (malformed move 'C6-': it "
+               "ends with '-')")
+    assert error_text(message) == message
+    assert error_text("the engine's move 'x'") == "the engine's move 'x'"
+    long = "a" * (QUOTE_LIMIT + 10)
+    assert error_text(f"bad '{long}' end") == f"bad '{'a' * QUOTE_LIMIT}...' end"

@@ -18,7 +18,9 @@ MAX_LINE = 1 << 16  # longer lines are dropped with an error: no command is that
 # rather than turned into a float that overflows or a clock that never runs out.
 INT_MAX = (1 << 63) - 1
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_QUOTED = re.compile(r"'([^'\n]{" + str(QUOTE_LIMIT + 1) + r",})'")
+# Quoted client text, pairs of quotes taken in order (so the words between two quoted
+# pieces are never taken for one; a quote inside a word, as in "engine's", opens none).
+_QUOTED = re.compile(r"(?<!\w)'([^'\n]*)'(?!\w)")
 
 
 class LineTooLong(Exception):
@@ -124,7 +126,8 @@ def error_text(message: str) -> str:
     become one space, client text the rules library quoted in full is cut to QUOTE_LIMIT
     characters, and everything is printable ASCII."""
     flat = " ".join(message.split())
-    flat = _QUOTED.sub(lambda m: "'" + m.group(1)[:QUOTE_LIMIT] + "...'", flat)
+    flat = _QUOTED.sub(lambda m: m.group(0) if len(m.group(1)) <= QUOTE_LIMIT
+                       else "'" + m.group(1)[:QUOTE_LIMIT] + "...'", flat)
     return printable(flat)
 
 

@@ -477,7 +477,11 @@ class Engine:
             except Exception:  # subprocess.TimeoutExpired
                 self._kill()
         self._quit = True
-        return self._reap()
+        code = self._reap()
+        # As close(): the last stderr lines logged, and a log file this client opened shut.
+        self._proc.stderr_reader.join(timeout=STDERR_DRAIN)
+        self._close_log()
+        return code
 
     def kill(self) -> None:
         """Kill the process at once. Safe from any thread (e.g. a Ctrl-C handler): a call

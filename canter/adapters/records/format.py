@@ -481,7 +481,10 @@ _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER_RE = re.compile(r"^(\d+)(\.+)")
 _RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")
 # Files A-N, ranks 1-18: every board of the family.
-_MOVE_RE = re.compile(r"^[A-Na-n](?:1[0-8]|[1-9])(?:[-xX][A-Na-n](?:1[0-8]|[1-9]))+$")
+_CELL = r"[A-Na-n](?:1[0-8]|[1-9])"
+# Official notation (cells joined by - or x), or the bare two-cell form the rules library
+# also reads (`d6f8`).
+_MOVE_RE = re.compile(rf"^{_CELL}(?:(?:[-xX]{_CELL})+|{_CELL})$")
 
 
 @dataclass
