@@ -204,6 +204,18 @@ def test_a_record_that_lost_its_closing_blank_line_is_mended_by_the_next(
     assert [g.tags["Round"] for g in ResultsFile(str(path)).load()[0]] == ["1", "2", "3"]
 
 
+def test_a_file_that_starts_with_a_byte_order_mark_is_resumed_and_cut_right(tmp_path):
+    # Made ready in an editor that writes a byte-order mark: the mark is no game, and the
+    # offsets of a cut-off game count its bytes.
+    path, whole = _file_of(tmp_path, 1, 2)
+    cut = b'[Event "t"]\n[Site "?"]\n[Da'
+    path.write_bytes(b"\xef\xbb\xbf" + whole + cut)
+    games, dropped = ResultsFile(str(path)).load()
+    assert [g.tags["Round"] for g in games] == ["1", "2"] and dropped == len(cut)
+    assert path.read_bytes() == b"\xef\xbb\xbf" + whole
+    assert Path(f"{path}.cut-off").read_bytes() == cut
+
+
 def test_a_failed_write_leaves_no_fragment(tmp_path: Path, monkeypatch) -> None:
     import canter.adapters.arbiter.results as results_module
 

@@ -116,6 +116,34 @@ def test_replay_reads_a_byte_order_mark_comments_between_games_and_names_the_rig
     assert_error(canter("replay", "-", stdin=bad), USAGE, "game 2", "malformed tag")
 
 
+@pytest.mark.parametrize("rules, needle", [
+    ("quiet_limit=true", "quiet_limit must be a whole number"),
+    ("exit_duty_persists=5", "exit_duty_persists must be true or false"),
+])
+def test_replay_refuses_a_rules_value_of_the_wrong_kind(rules, needle) -> None:
+    done = canter("replay", "-", stdin=GAME.replace("[Event", f'[Rules "{rules}"]\n[Event', 1))
+    assert done.returncode == FAILURE and needle in done.stderr
+
+
+def test_play_saves_over_a_loaded_record_that_starts_with_a_byte_order_mark(tmp_path):
+    one = tmp_path / "one.cgr"
+    one.write_bytes(b"\xef\xbb\xbf" + GAME.encode())  # as some editors save it
+    done = canter("play", "--human", "all", "--load", str(one), "--save", str(one),
+                  stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "saved 4 moves" in done.stdout
+
+
+def test_show_takes_its_mark_only_at_the_start_of_a_file(files, tmp_path) -> None:
+    # A user's page that has a canter picture pasted into it is the user's page.
+    page = tmp_path / "page.html"
+    text = "<html><body><p>my page</p>\n<p>more</p>\n<!-- drawn by canter show -->\n<svg/>\n"
+    page.write_text(text)
+    done = canter("show", files["game"], "--html", str(page))
+    assert_error(done, USAGE, "is not a picture or page canter show drew")
+    assert page.read_text() == text
+
+
 def test_replay_reads_the_bare_two_cell_spelling() -> None:
     done = canter("replay", "-", stdin=TAGS + "1. d6f8 e11c9 *\n")
     assert done.returncode == 0, done.stderr

@@ -386,9 +386,9 @@ def test_analyze_follows_the_position(engine):
 
 def test_a_bad_option_or_position_keeps_the_think_and_the_analysis(engine):
     # Refused before anything stops: the move being thought on still comes...
-    engine.start("new", "level 0 0:10 0", "usermove C6-B5")
+    engine.start("new", "level 0 10 0", "usermove C6-B5")  # ten minutes: it thinks on
     time.sleep(0.2)
-    engine.send("option NoSuchOption=1", "option Hash=-5")
+    engine.send("option NoSuchOption=1", "option Hash=-5", "?")  # then: move now
     line, before = engine.until(r"move .+")
     errors = [b for b in before if b.startswith("Error")]
     assert len(errors) == 2 and "unknown option 'NoSuchOption'" in errors[0], before

@@ -346,6 +346,12 @@ def test_an_engine_slot_resets_what_an_earlier_seat_or_game_set():
         sent = [r.line for r in engine.log if r.direction == ">"]
         assert "ucinewgame" in sent[-3:], sent
         assert sent.count("setoption name Style value Normal") == 1  # not sent again
+        # Set in one game, not asked for in the next: reset across the new game too.
+        slot.prepare("play", "camelot", {"Style": "Solid"})
+        slot.new_game()
+        slot.prepare("play", "camelot", {})
+        sent = [r.line for r in engine.log if r.direction == ">"]
+        assert sent[-1] == "setoption name Style value Normal", sent
     finally:
         slot.close()
 

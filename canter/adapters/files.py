@@ -76,9 +76,9 @@ def check_output_file(path: str, *, append: bool = False, regular: bool = False)
 def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
     """Whether an existing `path` may be replaced: only when it is missing, empty (or
     blank), not a regular file (a device, a pipe: written in place), or `what` by its
-    beginning (one of `marks` in its first 4 KiB: the command's own output of an earlier
-    run). Anything else is a user's file given by mistake: OutputPathError, and the file
-    is left as it is."""
+    beginning (its first or second line starts with one of `marks`: the command's own
+    output of an earlier run, a page's mark coming after its doctype). Anything else is a
+    user's file given by mistake: OutputPathError, and the file is left as it is."""
     if not os.path.lexists(path) or _is_special(path) or os.path.isdir(path):
         return  # (a folder is check_output_file's to refuse)
     try:
@@ -86,7 +86,9 @@ def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
             head = f.read(4096)
     except OSError as exc:
         raise OutputPathError(f"{path}: cannot be read ({exc.strerror})") from None
-    if not head.strip() or any(mark in head for mark in marks):
+    first_lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
+    if not head.strip() or any(line.startswith(mark) for line in first_lines
+                               for mark in marks):
         return
     raise OutputPathError(f"{path} exists and is not {what}; it is left as it is: give "
                           "another file, or remove it first")

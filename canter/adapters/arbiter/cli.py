@@ -331,8 +331,11 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     arbiter = Arbiter(config)
 
     def interrupt(signum: int, frame: object) -> None:
+        again = arbiter.interrupt.is_set()
         arbiter.interrupt.set()
-        if not arbiter.playing:  # once games are played, the run's loop stops in order
+        # Once games are played the run's loop stops in order on the flag; a second
+        # interrupt cuts a stop that hangs short.
+        if not arbiter.playing or again:
             raise KeyboardInterrupt
 
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}

@@ -40,6 +40,7 @@ from canter.adapters.arbiter.stats import (
 )
 from canter.adapters.files import OutputPathError, check_output_file, replace_file, write_all
 from canter.adapters.records.format import (
+    BOM_BYTES,
     GameRecord,
     RecordError,
     decode_records,
@@ -241,10 +242,12 @@ def parse_contents(data: bytes, path: str) -> Contents:
         raise ResumeError(
             f"{path}: damaged at {first_problem}, and not only in a cut-off last game; "
             "repair it or use another output file")
+    # (A byte-order mark before the text counts in the file's bytes, not in the text.)
+    bom = BOM_BYTES if data.startswith(b"\xef\xbb\xbf") else 0
     if tail_at is not None:
-        kept = len(text[:tail_at].encode("utf-8"))
+        kept = bom + len(text[:tail_at].encode("utf-8"))
         return Contents(games, kept, data[kept:])
-    if len(text.encode("utf-8")) != len(data):
+    if bom + len(text.encode("utf-8")) != len(data):
         # a character cut in two after a complete game: no record ends that way
         raise ResumeError(f"{path}: damaged at its end (bytes that are not UTF-8 text after "
                           "the last game); repair it or use another output file")

@@ -419,6 +419,8 @@ class Arbiter:
             assert cfg.out is not None
             cfg.out.write("\n")
             self._bar_shown = False
+        if self.interrupt.is_set():  # (one that came while the run was ending)
+            outcome.interrupted = True
         outcome.wall = time.monotonic() - started
         self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt, cfg.match))
         if cfg.json_path:

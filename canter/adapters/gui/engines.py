@@ -75,7 +75,8 @@ class EngineSlot:
                 engine.configure({"UCI_Variant": variant})
             engine.new_game()
             self.variant[role] = variant
-            self.options[role] = {}
+            # (Options outlive a new game in the engine: what was set stays known, and is
+            # reset below if this game does not ask for it.)
         wanted = {k: v for k, v in options.items() if k.lower() in engine.options}
         known = self.options.setdefault(role, {})
         # An option set for another seat or an earlier game and not asked for now goes

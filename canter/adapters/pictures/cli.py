@@ -154,15 +154,15 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     if svg_dir:
         from canter.adapters.files import make_output_folder
 
+        width = max(3, len(str(len(moves))))
+        names = [os.path.join(svg_dir, f"{i:0{width}d}.svg") for i in range(len(frames))]
+        for name in names:  # every frame's file first: none written if one is the user's
+            _check_own("--svg-dir", name)
         try:
             make_output_folder(svg_dir)
         except OSError as exc:
             raise click.ClickException(f"cannot make the folder {svg_dir}: "
                                        f"{exc.strerror or exc}") from None
-        width = max(3, len(str(len(moves))))
-        names = [os.path.join(svg_dir, f"{i:0{width}d}.svg") for i in range(len(frames))]
-        for name in names:  # every frame's file first: none written if one is the user's
-            _check_own("--svg-dir", name)
         for name, picture in zip(names, svg.game_svgs(start, moves, view), strict=True):
             _write(name, picture)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)

@@ -36,8 +36,7 @@ def replay(files: tuple) -> None:
         prefix = f"{name}: " if len(files) > 1 else ""
         number = 0
         try:
-            # (A byte-order mark some editors put first is no part of the records.)
-            text = decode_records(stream.read()).removeprefix("\ufeff")
+            text = decode_records(stream.read())
             if not text.strip():
                 unreadable = True
                 click.echo(f"Error: {name}: no game in the file (it is empty)", err=True)

@@ -662,24 +662,30 @@ def _finish(game: GameRecord, token: str, line: int) -> None:
     game.result = token
 
 
+BOM_BYTES = 3  # a UTF-8 byte-order mark's length
+
+
 def decode_records(data: bytes, *, cut_off_ok: bool = False) -> str:
     """The text of a game-record file's bytes. Records are UTF-8 text: anything else (a
     binary file, another encoding) is a RecordError naming the byte, never a
     UnicodeDecodeError. With `cut_off_ok`, a character cut in two at the very end (a
     writer killed in mid-record) is left out instead."""
+    # A byte-order mark some editors put first is no part of the text (BOM_BYTES of it).
+    skip = BOM_BYTES if data.startswith(b"\xef\xbb\xbf") else 0
+    body = data[skip:]
     try:
-        return data.decode("utf-8")
+        return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if cut_off_ok and exc.reason == "unexpected end of data" and exc.end == len(data):
-            return data[: exc.start].decode("utf-8")
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise RecordError(
-            line, f"byte {exc.start} is not UTF-8 text: not a game-record file") from None
+        if cut_off_ok and exc.reason == "unexpected end of data" and exc.end == len(body):
+            return body[: exc.start].decode("utf-8")
+        line = body.count(b"\n", 0, exc.start) + 1
+        raise RecordError(line, f"byte {exc.start + skip} is not UTF-8 text: not a "
+                          "game-record file") from None
 
 
 def read_games_file(path: str, **kwargs: bool) -> list[GameRecord]:
-    with open(path, "rb") as f:  # (a leading byte-order mark is no part of the records)
-        return list(read_games(decode_records(f.read()).removeprefix("\ufeff"), **kwargs))
+    with open(path, "rb") as f:
+        return list(read_games(decode_records(f.read()), **kwargs))
 
 
 # ---------------------------------------------------------------- replaying

@@ -232,8 +232,12 @@ def record(engine: str | None, output: str, settle: float, timeout: float,
 
 def _is_stdin(path: str) -> bool:
     """Whether `path` is the file on the recorder's standard input (`-o x < x`)."""
+    import stat
+
     try:
         given, stdin = os.stat(path), os.fstat(sys.stdin.fileno())
     except (OSError, ValueError):
         return False
-    return (given.st_dev, given.st_ino) == (stdin.st_dev, stdin.st_ino)
+    # (Regular files only: a terminal is both the input and /dev/stdout, harmlessly.)
+    return (stat.S_ISREG(given.st_mode) and stat.S_ISREG(stdin.st_mode)
+            and (given.st_dev, given.st_ino) == (stdin.st_dev, stdin.st_ino))

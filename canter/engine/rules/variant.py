@@ -59,7 +59,11 @@ class Rules:
                 if value.lower() not in ("true", "false"):
                     raise ValueError(f"{name} must be true or false, not '{value}'")
                 value = value.lower() == "true"
+            elif not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, not '{value}'")
         elif isinstance(current, int):
+            if isinstance(value, bool):  # (int(True) is 1: no number was given)
+                raise ValueError(f"{name} must be a whole number, not '{value}'")
             try:
                 value = int(value)
             except (TypeError, ValueError):
