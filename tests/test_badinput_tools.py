@@ -144,6 +144,22 @@ def test_show_takes_its_mark_only_at_the_start_of_a_file(files, tmp_path) -> Non
     assert page.read_text() == text
 
 
+@pytest.mark.parametrize("token", ["2/3-1/3", "01-0", "2/4-2/4"])
+def test_replay_refuses_a_result_no_game_ends_with(token) -> None:
+    done = canter("replay", "-", stdin=TAGS.replace('"*"', f'"{token}"') + f"1. C6-E8 {token}\n")
+    assert done.returncode == USAGE and "share one point equally" in done.stderr
+
+
+def test_replay_refuses_a_team_result_that_splits_partners() -> None:
+    # Grand Cam's partners are Red and Blue, Green and Yellow: Red and Green share nothing.
+    tags = ('[Event "x"]\n[Variant "Grand Cam"]\n[Red "a"]\n[Green "b"]\n[Blue "c"]\n'
+            '[Yellow "d"]\n')
+    done = canter("replay", "-", stdin=tags + "\n1/2-1/2-0-0\n")
+    assert done.returncode == FAILURE and "one team" in done.stderr, done.stderr
+    done = canter("replay", "-", stdin=tags + "\n1/2-0-1/2-0\n")
+    assert done.returncode == 0, done.stderr
+
+
 def test_replay_reads_the_bare_two_cell_spelling() -> None:
     done = canter("replay", "-", stdin=TAGS + "1. d6f8 e11c9 *\n")
     assert done.returncode == 0, done.stderr

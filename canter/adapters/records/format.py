@@ -116,6 +116,12 @@ def parse_result(token: str, nseats: int) -> tuple[Fraction, ...] | None:
         raise ValueError(f"result {token!r} is not made of numbers like 1, 0, 1/2") from None
     if any(p < 0 or p > 1 for p in points) or sum(points) != 1:
         raise ValueError(f"the points of result {token!r} must lie in 0..1 and add up to 1")
+    # The seats with points share the point equally (a win, or a place shared), each
+    # written as the writers write it: 1, 0 or 1/k.
+    shares = {p for p in points if p}
+    if len(shares) != 1 or token != result_token(points):
+        raise ValueError(f"result {token!r}: the seats with points share one point "
+                         "equally, written 1, 0 or 1/k (1/2-1/2, 1/3-1/3-1/3)")
     return points
 
 
@@ -782,4 +788,11 @@ def replay_game(game: GameRecord) -> ReplayResult:
     result = ReplayResult(pos.to_string(), outcome.text() if outcome else None, rules_result)
     if rules_result is not None and game.result not in (UNFINISHED, rules_result):
         result.error = (0, game.result, f"the rules give {rules_result} ({outcome.text()})")
+    elif game.result != UNFINISHED and pos.variant.teams:
+        # Partners share a result: the seats with points are one team, or all of them.
+        scored = {s for s, p in enumerate(game.points or ()) if p}
+        teams = {pos.variant.teams[s] for s in scored}
+        if len(teams) != 1 and len(scored) != pos.variant.nseats:
+            result.error = (0, game.result, "partners share a result: the seats with "
+                            "points must be one team, or all seats")
     return result
