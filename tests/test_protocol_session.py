@@ -9,7 +9,7 @@ import time
 import pytest
 from answers import Answers
 
-from canter.engine import Move, format_move, parse_move
+from canter.engine import Move, Position, format_move, parse_move
 from canter.engine.search.limits import Limits, SearchInfo, SearchResult
 from canter.protocol import options as opt
 from canter.protocol.session import ProtocolError, Session, hard_budget
@@ -234,6 +234,28 @@ def test_the_clock_runs_from_the_go():
     assert job.stop.deadline - before < 1.1
     s.stop_search()
     assert a.event.wait(5)
+
+
+def test_a_crashed_search_is_answered_in_its_own_game_after_a_position_of_another():
+    # A `position` of another game arrives during the search, and then the searcher fails:
+    # the fallback answer is spelled, and chosen, in the game that was searched.
+    go_on = threading.Event()
+
+    def crash_later(pos, limits, on_info, stop):
+        go_on.wait(5)
+        raise RuntimeError("boom")
+
+    s = session_with(crash_later)
+    a = Answers()
+    assert a.start(s, Limits(depth=1))
+    tri = Position.start("tri-camelot").to_string()
+    s.set_position(tri, [])  # (the search goes on with its own copy)
+    go_on.set()
+    assert a.event.wait(5), a.errors
+    s.stop_search()
+    camelot = Position.start("camelot")
+    assert a.done[0][0] in camelot.legal_moves()
+    assert format_move(camelot.variant, a.done[0][0]) == "C6-B5"  # first by spelling
 
 
 def test_a_searcher_that_crashes_still_gets_a_legal_answer():

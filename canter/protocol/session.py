@@ -263,7 +263,7 @@ class SearchJob:
             if self.last_pv_move is not None and self.last_pv_move in self.allowed:
                 best = self.last_pv_move
             else:
-                best = self.session.canonical_first(self.allowed)
+                best = self.session.canonical_first(self.allowed, self.pos.variant)
             return best, None
         ponder = result.ponder
         if ponder is not None:
@@ -509,12 +509,14 @@ class Session:
 
         return format_move(self.position.variant, move)
 
-    def canonical_first(self, moves: list):
+    def canonical_first(self, moves: list, variant=None):
+        """The first of `moves` by spelling, in `variant` (the game they are moves of; by
+        default the session's: a search's own may have been replaced meanwhile)."""
         from canter.engine import format_move
 
         if not moves:
             return None
-        variant = self.position.variant
+        variant = variant or self.position.variant
         return min(moves, key=lambda m: format_move(variant, m))
 
     def legal_texts(self, argument: str | None = None) -> list[str]:
