@@ -34,6 +34,19 @@ def test_time_control_forms() -> None:
             TimeControl.parse(bad)
 
 
+def test_openings_move_lists_copied_from_records_read_as_moves() -> None:
+    from canter.engine import Position
+
+    text = ("1. D6-F8 H11-F9 *\n"  # a result token copied along: no move
+            "C6-B5  # a comment after the moves\n"
+            f"{Position.start('camelot').to_string()} moves 1. D6-F8\n")
+    assert [o.moves for o in parse_openings(text, "camelot")] == [
+        ("D6-F8", "H11-F9"), ("C6-B5",), ("D6-F8",)]
+    # Records after an escape line are records still.
+    records = '% made by hand\n[Variant "Camelot"]\n\n1. D6-F8 *\n'
+    assert [o.moves for o in parse_openings(records, "camelot")] == [("D6-F8",)]
+
+
 def test_an_openings_file_may_start_with_a_byte_order_mark(tmp_path) -> None:
     from canter.adapters.arbiter.openings import load_openings
 

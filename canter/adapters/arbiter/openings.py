@@ -96,28 +96,37 @@ def _other_variant(moves: list[str]) -> str | None:
     return None
 
 
+_RESULT = re.compile(r"^(?:\*|[0-9/]+(?:-[0-9/]+)+)$")
+
+
+def _moves(words: list[str]) -> list[str]:
+    """The moves of a move list: "1.D6-F8" and "1. D6-F8" lose their move number, and a
+    result token at the end (copied from a game record) is no move."""
+    return [m for w in words if (m := _NUMBER.sub("", w)) and not _RESULT.match(m)]
+
+
 def parse_openings(text: str, variant: str, source: str = "openings") -> list[Opening]:
     """All openings of a file's text; ValueError with the line number of a bad one."""
     lines = text.splitlines()
-    first = next((ln.strip() for ln in lines if ln.strip()), "")
+    # Game records start with a tag (after any `%` escape lines of theirs).
+    first = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("%")), "")
     if first.startswith("["):
         return _from_records(text, variant, source)
     openings = []
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+        line = raw.split("#", 1)[0].strip()  # (a comment, whole-line or after the moves)
+        if not line:
             continue
         words = line.split()
         where = f"{source} line {number}"
         if words[0].lower() in VARIANT_NAMES:
             if "moves" in words:
                 cut = words.index("moves")
-                position, moves = " ".join(words[:cut]), words[cut + 1 :]
+                position, moves = " ".join(words[:cut]), _moves(words[cut + 1 :])
             else:
                 position, moves = line, []
         else:
-            # "1.D6-F8" and "1. D6-F8" both lose their move number
-            position, moves = None, [m for w in words if (m := _NUMBER.sub("", w))]
+            position, moves = None, _moves(words)
         openings.append(_check(variant, position, moves, where))
     if not openings:
         raise ValueError(f"{source}: no openings in the file")
