@@ -367,6 +367,9 @@ def test_watching_a_file_that_holds_no_game_yet_is_watching(tmp_path):
                                   "following": True}
         status, body = server.request("POST", "/api/move", {"move": "D6-F8"})
         assert status == 400 and "watching" in body["error"]
+        for action in ("/api/resign", "/api/claim"):  # (the page disables them too)
+            status, body = server.request("POST", action, {})
+            assert status == 400 and "watching" in body["error"], action
 
 
 def test_an_engine_slot_describes_itself_while_an_engine_starts():

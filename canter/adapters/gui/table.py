@@ -468,6 +468,8 @@ class Table:
         self.publish()
 
     def resign(self, name: str | None) -> None:
+        if self.watch is not None:
+            raise TableError("watching a file: the result comes from the file")
         if self.ending is not None:
             raise TableError("the game is already over")
         seat = next((s for s in self.seats if s.name == name), None)
@@ -483,6 +485,8 @@ class Table:
         self.publish()
 
     def claim(self) -> None:
+        if self.watch is not None:
+            raise TableError("watching a file: the result comes from the file")
         if self.ending is not None:
             raise TableError("the game is already over")
         if not self.claimable:
