@@ -502,3 +502,19 @@ def test_listening_on_every_address_answers_ip_hosts_only():
     assert not board.origin_allowed("http://evil.example:8080")
     board.listen_on("127.0.0.1", 8080)
     assert not board.host_allowed("192.168.1.7:8080")
+
+
+def test_on_port_80_the_host_without_its_port_is_answered():
+    # Browsers leave the default port out of Host and Origin.
+    from canter.adapters.gui.server import Board
+
+    board = Board(table=None, analyser=None, watcher=None, token="t")  # type: ignore[arg-type]
+    board.listen_on("127.0.0.1", 80)
+    assert board.host_allowed("127.0.0.1") and board.host_allowed("localhost:80")
+    assert board.origin_allowed("http://localhost")
+    assert not board.host_allowed("evil.example")
+    board.listen_on("0.0.0.0", 80)
+    assert board.host_allowed("192.168.1.7") and board.host_allowed("[::1]")
+    assert not board.host_allowed("rebind.example")
+    board.listen_on("127.0.0.1", 8080)
+    assert not board.host_allowed("127.0.0.1")

@@ -67,6 +67,8 @@ class Board:
         if self.any_ip:
             names |= {"localhost", socket.gethostname(), socket.getfqdn()}
         self.hosts = {f"{name}:{port}" for name in names}
+        if port == 80:  # browsers leave the default port out of Host and Origin
+            self.hosts |= names
         self.origins = {f"http://{h}" for h in self.hosts}
 
     def host_allowed(self, host: str) -> bool:
@@ -75,7 +77,9 @@ class Board:
         if not self.any_ip:
             return False
         name, sep, port = host.rpartition(":")
-        if not sep or port != str(self.port):
+        if self.port == 80 and (not sep or "]" in port):  # (no port: the default, 80)
+            name, port = host, "80"
+        elif not sep or port != str(self.port):
             return False
         try:
             ipaddress.ip_address(name.strip("[]"))
