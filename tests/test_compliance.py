@@ -62,3 +62,10 @@ def test_search_breaches_fail_stop_and_isready_steps() -> None:
     failed = {n for n, m in steps.items() if m == "FAIL"}
     # the scripted engine treats ponderhit like stop, so ignoring one ignores both
     assert failed == {"go infinite + stop", "go ponder + ponderhit"}, out
+
+
+def test_an_illegal_ponder_move_fails_the_search_steps() -> None:
+    # `bestmove X ponder Y`: Y must be a legal reply to X, as X a legal move.
+    code, steps, out = compliance(sys.executable, str(BAD), "--bad-ponder")
+    assert code == 1
+    assert steps["position startpos"] == "FAIL" and "ponder move A1-A2 is illegal" in out, out

@@ -17,6 +17,7 @@ Protocol breaches (for `canter compliance`):
   --silent-errors        bad input gets no `info string error` line
   --move-when-over       a decided position gets a bestmove anyway, not `bestmove (none)`
   --bad-exit N           quit exits with code N
+  --bad-ponder           every bestmove names an illegal ponder move (`ponder A1-A2`)
 Other: --name NAME (id name, default "bad"); --score CP (the score its info lines report,
 default 0: e.g. a hopeless -3000 for resign adjudication).
 """
@@ -113,7 +114,8 @@ class Bad:
         outcome = self.pos.outcome()
         if move is None and outcome is not None:
             out(f"info string result {outcome.text()}")
-        out(f"bestmove {move or '(none)'}")
+        ponder = " ponder A1-A2" if move and self.args.bad_ponder else ""
+        out(f"bestmove {move or '(none)'}{ponder}")
 
     def go(self, words: list[str]) -> None:
         a = self.args
@@ -256,7 +258,8 @@ def main() -> None:
     p.add_argument("--score", type=int, default=0)
     p.add_argument("--exit-code", type=int, default=7)
     p.add_argument("--bad-exit", type=int, default=0)
-    for flag in ("ignore-stop", "late-isready", "silent-errors", "move-when-over"):
+    for flag in ("ignore-stop", "late-isready", "silent-errors", "move-when-over",
+                 "bad-ponder"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--name", default="bad")
     Bad(p.parse_args()).run()

@@ -69,8 +69,10 @@ class Compliance:
         assert self.engine is not None
         return self.engine
 
-    def legal(self, position: str, moves: list[str], answer: str | None, what: str) -> str:
-        """Check `answer` is a legal move in the position; return its canonical spelling."""
+    def legal(self, position: str, moves: list[str], answer: str | None, what: str,
+              ponder: str | None = None) -> str:
+        """Check `answer` is a legal move in the position, and `ponder` (the move the engine
+        expects in reply) one after it; return the answer's canonical spelling."""
         pos = (Position.start(get_variant("camelot")) if position == "startpos"
                else Position.from_string(position))
         for m in moves:
@@ -79,9 +81,18 @@ class Compliance:
             raise StepFailed(f"{what}: bestmove (none) but the position has "
                              f"{len(pos.legal_moves())} legal moves")
         try:
-            return format_move(pos.variant, parse_move(pos, answer))
+            move = parse_move(pos, answer)
         except ValueError as exc:
             raise StepFailed(f"{what}: bestmove {answer} is illegal: {exc}") from None
+        spelled = format_move(pos.variant, move)
+        if ponder is not None:
+            pos.push(move)
+            try:
+                parse_move(pos, ponder)
+            except ValueError as exc:
+                raise StepFailed(f"{what}: the ponder move {ponder} is illegal after "
+                                 f"{spelled}: {exc}") from None
+        return spelled
 
     def play(self, position: str, limit: Limit, moves: list[str] | None = None,
              timeout: float | None = None, **kw: object) -> PlayResult:
@@ -240,29 +251,30 @@ class Compliance:
 
     def s_startpos(self) -> str:
         r = self.play("startpos", Limit(depth=1))
-        return "bestmove " + self.legal("startpos", [], r.move, "startpos")
+        return "bestmove " + self.legal("startpos", [], r.move, "startpos", ponder=r.ponder)
 
     def s_moves(self) -> str:
         r = self.play("startpos", Limit(depth=1), OPENING)
-        return "bestmove " + self.legal("startpos", OPENING, r.move, "after D6-F8 H11-F9")
+        return "bestmove " + self.legal("startpos", OPENING, r.move, "after D6-F8 H11-F9",
+                                        ponder=r.ponder)
 
     def s_position_string(self) -> str:
         r = self.play(ONE_MOVE, Limit(depth=1))
-        move = self.legal(ONE_MOVE, [], r.move, "position string")
+        move = self.legal(ONE_MOVE, [], r.move, "position string", ponder=r.ponder)
         if move != ONE_MOVE_ANSWER:
             raise StepFailed(f"the only legal move is {ONE_MOVE_ANSWER}, got {move}")
         return f"bestmove {move}"
 
     def s_go(self, what: str, limit: Limit, bound: float | None = None) -> str:
         r = self.play("startpos", limit, OPENING)
-        move = self.legal("startpos", OPENING, r.move, what)
+        move = self.legal("startpos", OPENING, r.move, what, ponder=r.ponder)
         if bound is not None and r.elapsed > bound:
             raise StepFailed(f"{what}: took {r.elapsed:.3f} s, more than {bound:.3f} s")
         return f"bestmove {move} in {r.elapsed:.3f} s"
 
     def s_movetime(self) -> str:
         r = self.play("startpos", Limit(movetime=0.3), OPENING)
-        move = self.legal("startpos", OPENING, r.move, "go movetime 300")
+        move = self.legal("startpos", OPENING, r.move, "go movetime 300", ponder=r.ponder)
         if r.elapsed > 0.3 + 0.2:
             raise StepFailed(f"go movetime 300 answered after {1000 * r.elapsed:.0f} ms")
         return f"bestmove {move} in {1000 * r.elapsed:.0f} ms"
@@ -270,14 +282,15 @@ class Compliance:
     def s_clocks(self) -> str:
         limit = Limit(times=(1.0, 1.0), incs=(0.05, 0.05))
         r = self.play("startpos", limit, OPENING)
-        move = self.legal("startpos", OPENING, r.move, "go wtime btime winc binc")
+        move = self.legal("startpos", OPENING, r.move, "go wtime btime winc binc",
+                          ponder=r.ponder)
         if r.elapsed > 1.0:
             raise StepFailed(f"with 1 s on the clock the engine took {r.elapsed:.3f} s")
         return f"bestmove {move} in {1000 * r.elapsed:.0f} ms"
 
     def s_mate(self) -> str:
         r = self.play(ONE_MOVE, Limit(mate=1))
-        move = self.legal(ONE_MOVE, [], r.move, "go mate 1")
+        move = self.legal(ONE_MOVE, [], r.move, "go mate 1", ponder=r.ponder)
         if move != ONE_MOVE_ANSWER:
             raise StepFailed(f"the win in one is {ONE_MOVE_ANSWER}, got {move}")
         return f"bestmove {move}"
@@ -285,7 +298,7 @@ class Compliance:
     def s_searchmoves(self) -> str:
         allowed = ["C6-B5", "J6-K7"]
         r = self.play("startpos", Limit(depth=1), searchmoves=allowed)
-        move = self.legal("startpos", [], r.move, "go searchmoves")
+        move = self.legal("startpos", [], r.move, "go searchmoves", ponder=r.ponder)
         if move not in allowed:
             raise StepFailed(f"bestmove {move} is not one of searchmoves {' '.join(allowed)}")
         return f"bestmove {move}"
@@ -299,7 +312,7 @@ class Compliance:
         started = time.monotonic()
         r = analysis.wait(timeout=1.0)
         took = time.monotonic() - started
-        move = self.legal("startpos", OPENING, r.move, "go infinite")
+        move = self.legal("startpos", OPENING, r.move, "go infinite", ponder=r.ponder)
         return f"bestmove {move} {1000 * took:.0f} ms after stop"
 
     def s_isready_search(self) -> str:
@@ -324,8 +337,12 @@ class Compliance:
             early = next(line for line in self.e.read_bestmove() if line.startswith("bestmove"))
             raise StepFailed(f"{early} before ponderhit")
         self.e.send("ponderhit")
-        move, _ = _bestmove_of(self.e.read_bestmove(2.0))
-        return "bestmove " + self.legal("startpos", ponder, move, "go ponder + ponderhit")
+        lines = self.e.read_bestmove(2.0)
+        move, _ = _bestmove_of(lines)
+        words = lines[-1].split()  # bestmove X [ponder Y]
+        expected = words[3] if len(words) > 3 and words[2] == "ponder" else None
+        return "bestmove " + self.legal("startpos", ponder, move, "go ponder + ponderhit",
+                                        ponder=expected)
 
     def s_idle_stop(self) -> str:
         mark = len(self.e.log)
