@@ -128,6 +128,12 @@ def test_cutechess_engine_words_become_one_field_string() -> None:
     # without unrolled words, option.X with spaces still reads back through shlex
     args = _rewrite(match, "-engine cmd=canter option.Three Seat Search=brs")
     assert parse_engine_spec(args[1]).options == {"Three Seat Search": "brs"}
+    # one field alone with a quote in its value: the quote is text, as with several
+    args = _rewrite(match, "-engine cmd=canter name=a -each \"option.BookFile=it's.bin\"")
+    from canter.adapters.arbiter.engines import parse_fields
+
+    assert parse_engine_spec(args[1], parse_fields(args[3], "--each")).options == {
+        "BookFile": "it's.bin"}
 
 
 def test_cutechess_option_names_map_to_canters() -> None:
