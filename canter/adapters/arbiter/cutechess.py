@@ -128,7 +128,8 @@ def cutechess_args(args: list[str], command: click.Command,
                     # one field per word: quote each so the one-string parser reads it back
                     joined = shlex.join(words) if name in _ENGINE_FIELDS else " ".join(words)
                     out += [name, joined]
-                elif name in _ENGINE_FIELDS and not any(c.isspace() for c in words[0]):
+                elif (name in _ENGINE_FIELDS and ("'" in words[0] or '"' in words[0])
+                      and not any(c.isspace() for c in words[0])):
                     out += [name, shlex.join(words)]  # (one field: a quote in it is text)
                 else:
                     out += [name, *words]  # (a whole spec given in canter's one string)
