@@ -489,11 +489,17 @@ def test_a_stalled_depth_search_is_killed_when_the_game_moves_on():
         assert state["fault"] is None
 
 
-def test_listening_on_every_address_answers_ip_hosts_only():
+def _board(host: str, port: int):
+    """A server's address checks alone, with no table behind them."""
     from canter.adapters.gui.server import Board
 
     board = Board(table=None, analyser=None, watcher=None, token="t")  # type: ignore[arg-type]
-    board.listen_on("0.0.0.0", 8080)
+    board.listen_on(host, port)
+    return board
+
+
+def test_listening_on_every_address_answers_ip_hosts_only():
+    board = _board("0.0.0.0", 8080)
     assert board.host_allowed("192.168.1.7:8080") and board.host_allowed("[::1]:8080")
     assert board.host_allowed("localhost:8080")
     assert not board.host_allowed("rebind.example:8080")
@@ -506,10 +512,7 @@ def test_listening_on_every_address_answers_ip_hosts_only():
 
 def test_on_port_80_the_host_without_its_port_is_answered():
     # Browsers leave the default port out of Host and Origin.
-    from canter.adapters.gui.server import Board
-
-    board = Board(table=None, analyser=None, watcher=None, token="t")  # type: ignore[arg-type]
-    board.listen_on("127.0.0.1", 80)
+    board = _board("127.0.0.1", 80)
     assert board.host_allowed("127.0.0.1") and board.host_allowed("localhost:80")
     assert board.origin_allowed("http://localhost")
     assert not board.host_allowed("evil.example")
