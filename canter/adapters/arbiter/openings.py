@@ -96,13 +96,12 @@ def _other_variant(moves: list[str]) -> str | None:
     return None
 
 
-_RESULT = re.compile(r"^(?:\*|[0-9/]+(?:-[0-9/]+)+)$")
-
-
 def _moves(words: list[str]) -> list[str]:
     """The moves of a move list: "1.D6-F8" and "1. D6-F8" lose their move number, and a
     result token at the end (copied from a game record) is no move."""
-    return [m for w in words if (m := _NUMBER.sub("", w)) and not _RESULT.match(m)]
+    from canter.adapters.records.format import RESULT_RE
+
+    return [m for w in words if (m := _NUMBER.sub("", w)) and not RESULT_RE.match(m)]
 
 
 def parse_openings(text: str, variant: str, source: str = "openings") -> list[Opening]:

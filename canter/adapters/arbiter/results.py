@@ -40,9 +40,9 @@ from canter.adapters.arbiter.stats import (
 )
 from canter.adapters.files import OutputPathError, check_output_file, replace_file, write_all
 from canter.adapters.records.format import (
-    BOM_BYTES,
     GameRecord,
     RecordError,
+    bom_length,
     decode_records,
     read_games,
     write_game,
@@ -243,7 +243,7 @@ def parse_contents(data: bytes, path: str) -> Contents:
             f"{path}: damaged at {first_problem}, and not only in a cut-off last game; "
             "repair it or use another output file")
     # (A byte-order mark before the text counts in the file's bytes, not in the text.)
-    bom = BOM_BYTES if data.startswith(b"\xef\xbb\xbf") else 0
+    bom = bom_length(data)
     if tail_at is not None:
         kept = bom + len(text[:tail_at].encode("utf-8"))
         return Contents(games, kept, data[kept:])

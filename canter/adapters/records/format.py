@@ -31,6 +31,7 @@ __all__ = [
     "read_games",
     "read_games_file",
     "decode_records",
+    "bom_length",
     "write_game",
     "write_games",
     "parse_result",
@@ -485,7 +486,7 @@ def write_games(games: Iterable[GameRecord], stream: IO[str]) -> None:
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER_RE = re.compile(r"^(\d+)(\.+)")
-_RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")
+RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")  # a result token
 # Files A-N, ranks 1-18: every board of the family.
 _CELL = r"[A-Na-n](?:1[0-8]|[1-9])"
 # Official notation (cells joined by - or x), or the bare two-cell form the rules library
@@ -626,7 +627,7 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 # A four-column display's mark of a skipped seat (FAMILY-RULES R26): it is
                 # no move; replaying the record checks that the moves themselves are legal.
                 continue
-            if _RESULT_RE.match(word):
+            if RESULT_RE.match(word):
                 _finish(game, word, tok.line)
                 yield game
                 game = None
@@ -668,16 +669,19 @@ def _finish(game: GameRecord, token: str, line: int) -> None:
     game.result = token
 
 
-BOM_BYTES = 3  # a UTF-8 byte-order mark's length
+def bom_length(data: bytes) -> int:
+    """How many bytes of a UTF-8 byte-order mark `data` starts with (0 or 3): some editors
+    put one first, and it is no part of the text."""
+    return 3 if data.startswith(b"\xef\xbb\xbf") else 0
 
 
 def decode_records(data: bytes, *, cut_off_ok: bool = False) -> str:
     """The text of a game-record file's bytes. Records are UTF-8 text: anything else (a
     binary file, another encoding) is a RecordError naming the byte, never a
     UnicodeDecodeError. With `cut_off_ok`, a character cut in two at the very end (a
-    writer killed in mid-record) is left out instead."""
-    # A byte-order mark some editors put first is no part of the text (BOM_BYTES of it).
-    skip = BOM_BYTES if data.startswith(b"\xef\xbb\xbf") else 0
+    writer killed in mid-record) is left out instead. A leading byte-order mark is no part
+    of the text."""
+    skip = bom_length(data)
     body = data[skip:]
     try:
         return body.decode("utf-8")
