@@ -583,19 +583,13 @@ class Engine:
         """Log what an engine that has ended wrote and no one read yet (its last words are
         often why it ended), up to the end of its output; bounded, since a child of the
         engine may hold the pipe open."""
-        deadline = time.monotonic() + limit
+        started = time.monotonic()
+        deadline = started + limit
         while True:
             try:
-                index = self._proc.expect_exact(
-                    _NEWLINE, timeout=max(0.0, deadline - time.monotonic()))
-            except Exception:  # (the pipe is closed already)
+                self._read_line("drain", deadline, started)  # (each line is logged)
+            except Exception:  # the end of the output, the limit, or a closed pipe
                 return
-            if index != 0:
-                rest = self._proc.before if index == 1 else ""
-                if rest:
-                    self._record("<", rest)  # a last line without its newline
-                return
-            self._record("<", self._proc.before.removesuffix("\r"))
 
     def _check_open(self) -> None:
         if self._quit:
