@@ -71,9 +71,9 @@ def test_the_option_searches_the_tree_of_the_switch_and_a_bad_value_changes_noth
 
 
 @pytest.mark.parametrize("variant,on", [
-    ("camelot", True), ("cam", False), ("camette", False), ("chivalry", False)])
-def test_the_selective_search_is_on_by_default_in_camelot_only(variant, on):
-    # Kept by the strength test at 10+0.1 in Camelot; the other two-sided games are
+    ("camelot", True), ("chivalry", True), ("cam", False), ("camette", False)])
+def test_the_selective_search_is_on_by_default_in_camelot_and_chivalry_only(variant, on):
+    # Kept by the strength test at 10+0.1 in Camelot and Chivalry; Cam and Camette are
     # unmeasured with it and keep the full-width search.
     pos = Position.start(variant)
     default = direct(pos, {})

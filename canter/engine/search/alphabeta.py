@@ -69,9 +69,9 @@ QDEPTH = 6  # capture plies the quiescence search follows before trusting the st
 THREAT_PLIES = 2
 # Two sides (Camelot, the family's two-seat games, team games): selectivity, all switched
 # by `selective`. On by default in the games of SELECTIVE_GAMES, where the strength test at
-# 10+0.1 kept it (docs/search.md, "The selectivity again, with the capture extension");
-# unmeasured, and off, in the others.
-SELECTIVE_GAMES = ("camelot",)
+# 10+0.1 kept it (docs/search.md, "The selectivity again, with the capture extension", and
+# "The selectivity in Chivalry"); unmeasured, and off, in the others.
+SELECTIVE_GAMES = ("camelot", "chivalry")
 # Margins are in evaluation units (a Man is 100); docs/search.md gives the measurements.
 PRUNE_DEPTH = 3  # reverse futility and late-move pruning up to this remaining depth
 RFP_MARGIN = 120  # per ply of remaining depth
@@ -925,8 +925,8 @@ class Search:
         self.capext = bool(self.options.get("capext", 0 if self.three else 1))
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
         # feature is a switch, and `selective=1` turns them all on (`selective=0` all off).
-        # On in Camelot, where it is worth most of a ply with the capture extension on;
-        # the other two-sided games have not been measured with it. Three seats never
+        # On in Camelot and Chivalry, where the strength test at 10+0.1 kept it; Cam,
+        # Camette and Grand Cam have not been measured with it. Three seats never
         # take them by default: the paranoid tree already keeps each opponent's likeliest
         # moves alone, and its values are not a zero-sum score to prune on.
         sel = 0 if self.three else self.options.get(
