@@ -327,3 +327,18 @@ def test_a_record_cut_off_inside_a_move_says_so():
     with pytest.raises(RecordError) as err:  # a bad word with more after it is not a cut
         list(read_games(text + " Q9 *\n"))
     assert "neither a move" in str(err.value)
+
+
+def test_a_comment_before_the_first_tags_is_the_file_s_own():
+    text = ('{exported from a club archive}\n{second line}\n[Event "x"]\n[Result "1-0"]\n\n'
+            "1. D6-F8 1-0\n")
+    (game,) = read_games(text)
+    assert game.tags == {"Event": "x", "Result": "1-0"} and game.moves == ["D6-F8"]
+    assert game.preamble == ""
+
+
+def test_a_comment_before_a_tagless_game_s_moves_is_its_opening_comment():
+    first, second = read_games("{a remark} D6-F8 1-0\n{between} H11-F9 0-1\n")
+    assert first.preamble == "a remark" and first.moves == ["D6-F8"]
+    assert second.preamble == "" and second.moves == ["H11-F9"]
+    assert list(read_games("{only a remark}\n")) == []

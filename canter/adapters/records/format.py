@@ -575,6 +575,7 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
     game: GameRecord | None = None
     in_moves = False
     number = 0
+    opening = ""  # a comment before anything else
 
     def fresh(line: int) -> GameRecord:
         nonlocal number
@@ -589,15 +590,21 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                         tok.line, "tag pair inside movetext (the game before has no result)"
                     )
                 if game is None:
-                    game = fresh(tok.line)
+                    game, opening = fresh(tok.line), ""
                 if tok.text in game.tags:
                     raise RecordError(tok.line, f"tag {tok.text} appears twice")
                 game.tags[tok.text] = tok.value
                 continue
-            if game is None and number and tok.kind == "comment":
-                continue  # between games (after a result, before the next tags): no game's
+            if game is None and tok.kind == "comment":
+                # Between games (after a result, before the next tags) a comment is no
+                # game's; before the first game it is the file's, unless moves follow with
+                # no tags, which makes it that game's preamble.
+                if not number:
+                    opening = (opening + " " + tok.text).strip()
+                continue
             if game is None:
                 game = fresh(tok.line)
+                game.preamble, opening = opening, ""
             in_moves = True
             if tok.kind == "comment":
                 if game.moves:
