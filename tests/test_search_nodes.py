@@ -14,9 +14,9 @@ from canter.engine.search.bench import bench_positions
 from canter.engine.search.limits import Limits, SearchResult, StopFlag
 from canter.engine.search.searcher import Searcher
 
-# Without the selectivity (on in the play of Camelot and Chivalry): its pruning plays a move only to look
-# whether it offers a piece, and its reductions search some children twice, so there a
-# move played is not one node.
+# Without the selectivity (on in the play of Camelot and Chivalry): its pruning plays a
+# move only to look whether it offers a piece, and its reductions search some children
+# twice, so there a move played is not one node.
 SWITCHES = tuple({"selective": 0, **s} for s in (
     {}, {"nullmove": 1}, {"qthreat": 1, "jump_ext": 1}, {"stage": 0, "ttmove": 1}))
 

@@ -1,11 +1,10 @@
-"""The exclusions of the search's selectivity (docs/search.md, "Selectivity"; on in
-the play of Camelot and Chivalry, off in the other games, switched on here with `selective=1`): a move is
-pruned (futility, late-move pruning) or reduced (LMR) only when it is quiet — no capture,
-no entry into the mover's target castle — and never in a position under a capture duty;
-an offer (a move after which the reply must capture) may be reduced but is never pruned.
-Every pruned or reduced move is reported to `Search.watch`; these tests watch searches along
-seeded random games of every two-sided game and check each report against the rules
-library."""
+"""The exclusions of the search's selectivity (docs/search.md, "Selectivity"; on in the play of
+Camelot and Chivalry, off in the other games, switched on here with `selective=1`): a move
+is pruned (futility, late-move pruning) or reduced (LMR) only when it is quiet — no capture,
+no entry into the mover's target castle — and never in a position under a capture duty; an
+offer (a move after which the reply must capture) may be reduced but is never pruned. Every
+pruned or reduced move is reported to `Search.watch`; these tests watch searches along
+seeded random games of every two-sided game and check each report against the rules library."""
 
 from __future__ import annotations
 

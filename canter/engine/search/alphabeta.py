@@ -10,10 +10,11 @@ capture is compulsory), a single-reply extension, exact won/lost/drawn scores. N
 pruning (a switch, two seats only) passes only where a pass could stand in for a legal
 move: never under a capture or exit duty.
 
-Two sides (two seats, or two teams) have a selectivity behind switches, off in play since
-no combination of it scored above the search without it at 10+0.1 (docs/search.md,
-"Selectivity"): principal variation search, the table move first, root aspiration windows,
-root null windows as non-PV nodes, reverse futility, futility and late-move pruning, late
+Two sides (two seats, or two teams) have a selectivity behind switches, on in play in the
+games of SELECTIVE_GAMES (Camelot and Chivalry, where it scored above the search without
+it at 10+0.1) and off in the others (docs/search.md, "Selectivity"): principal variation
+search, the table move first, root aspiration windows, root null windows as non-PV nodes,
+reverse futility, futility and late-move pruning, late
 move reductions (never for captures, castle entries, or offers that force the reply to
 capture), a castle-entry threat extension, a multi-jump threat extension (`jump_ext`), null-move
 pruning (`nullmove`), a quiescence that searches the mover's replies to a multi-jump
