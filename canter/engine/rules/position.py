@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 from canter.engine.rules import movegen
 from canter.engine.rules.board import cells_of
@@ -29,6 +30,13 @@ class _Keys:
 
 
 _KEYS: dict[str, _Keys] = {}
+
+# The last move list that was slow to make, with everything it depends on. In a dense
+# capture position (thousands of routes, up to seconds to generate) one `go` asks for the
+# same list several times: the session, the search's root, the check of its line. What
+# makes a list slow is the routes, not the moves, so the bound is the time it took.
+_MEMO_SECONDS = 0.002
+_memo: tuple | None = None
 
 
 def _keys(variant: Variant) -> _Keys:
@@ -166,7 +174,20 @@ class Position:
         quiet-move draws aside, which only `outcome` applies)."""
         if self._ended is not None:
             return []
-        return movegen.generate(self)
+        global _memo
+        memo = _memo
+        if memo is not None and memo[0] == self.hash and memo[1] == self._memo_key():
+            return list(memo[2])
+        started = time.perf_counter()
+        moves = movegen.generate(self)
+        if time.perf_counter() - started >= _MEMO_SECONDS:
+            _memo = (self.hash, self._memo_key(), tuple(moves))
+        return moves
+
+    def _memo_key(self) -> tuple:
+        """All a move list depends on (the hash alone could collide)."""
+        return (self.variant, self.rules, self.turn, tuple(self.cells),
+                tuple(self.castle_moves), tuple(self.duty), self.eliminated)
 
     def count_legal_moves(self) -> int:
         if self._ended is not None:
