@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from canter.adapters.client.engine import (
+    FLOOD_GRACE,
     Engine,
     EngineDied,
     EngineProtocolError,
@@ -454,3 +455,15 @@ def test_quit_alone_closes_a_log_file_the_client_opened(tmp_path):
     assert engine.quit() == 0
     assert engine._log_file is None  # closed, not left to the garbage collector
     assert "> quit" in path.read_text()
+
+
+def test_an_engine_that_prints_without_end_is_stalled_at_its_deadline():
+    # Lines keep coming, so the wait never times out; the deadline must still hold.
+    engine = Engine.start(fake("--flood"))
+    t0 = time.monotonic()
+    with pytest.raises(EngineStalled) as info:
+        engine.play("startpos", Limit(depth=1), timeout=0.3)
+    wall = time.monotonic() - t0
+    assert info.value.step == "search" and 0.3 <= wall < 0.3 + FLOOD_GRACE + 3
+    assert engine.alive
+    engine.close()

@@ -19,6 +19,7 @@ position, go, stop, quit), optionally with `:N` for its N-th occurrence (default
   --stderr TEXT             print TEXT on stderr at start-up
   --name NAME               id name (default "Scripted")
   --ignore-stop             never end a `go infinite` search (stop is not answered)
+  --flood                   answer every go with info lines without end, never a bestmove
 
 The default move's variant for `position startpos` is the UCI_Variant option (camelot
 unless set), as in canter.
@@ -78,6 +79,7 @@ def main() -> int:
     ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--move")
     ap.add_argument("--illegal-at", type=int)
+    ap.add_argument("--flood", action="store_true")
     ap.add_argument("--infos", type=int, default=2)
     ap.add_argument("--stderr")
     ap.add_argument("--name", default="Scripted")
@@ -148,6 +150,10 @@ def main() -> int:
             position_words = words[1:]
         elif cmd == "go":
             gos += 1
+            count = 0
+            while args.flood:  # (a write blocks while the reader's pipe is full)
+                count += 1
+                out(f"info depth 1 nodes {count} string still thinking")
             for depth in range(1, args.infos + 1):
                 out(
                     f"info depth {depth} seldepth {depth + 1} score cp {10 * depth} "

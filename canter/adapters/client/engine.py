@@ -359,6 +359,10 @@ _NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
 DEFAULT_TIMEOUT = 10.0  # handshake, isready, quit, stop
 DEFAULT_MARGIN = 5.0  # added to a time-bounded search before it counts as stalled
 STDERR_DRAIN = 1.0  # seconds close() waits for the stderr reader to log what is left
+# Past a deadline, how long lines already sent are still read before the engine counts as
+# stalled: long enough to reach a bestmove queued behind a burst of info lines, short
+# enough that an engine printing without end cannot hold its reader.
+FLOOD_GRACE = 1.0
 
 
 class Engine:
@@ -596,8 +600,15 @@ class Engine:
             raise EngineStateError("the engine has quit")
 
     def _read_line(self, step: str, deadline: float | None, started: float) -> str:
-        """The next line (without its end of line), or EngineDied / EngineStalled."""
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        """The next line (without its end of line), or EngineDied / EngineStalled.
+
+        Past the deadline, lines that have already arrived are still read (a bestmove may
+        be waiting behind them), but only for FLOOD_GRACE seconds: an engine that keeps
+        printing without ever answering is stalled too."""
+        now = time.monotonic()
+        if deadline is not None and now > deadline + FLOOD_GRACE:
+            raise EngineStalled(step, deadline - started, now - started)
+        timeout = None if deadline is None else max(0.0, deadline - now)
         index = self._proc.expect_exact(_NEWLINE, timeout=timeout)
         if index == 0:
             line = self._proc.before
