@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -455,3 +456,28 @@ def test_cli_record_writes_a_transcript_that_replays(tmp_path):
     assert text.startswith("# recorded with: canter transcript record --engine ")
     assert "<* id name mini *\n" in text
     assert _canter("run", "--engine", MINI_COMMAND, str(out)).returncode == 0
+
+
+# An engine that never reads its input: once the pipe is full, a write would wait for ever.
+DEAF = [sys.executable, "-c", "import time; time.sleep(60)"]
+LONG_LINE = "echo " + "x" * 995  # 1,000 characters: a few hundred of them fill a pipe
+
+
+def test_a_send_to_an_engine_that_stopped_reading_fails_at_the_step_s_timeout():
+    transcript = parse("@timeout 0.5\n" + f"> {LONG_LINE}\n" * 300)
+    started = time.monotonic()
+    result = run_transcript(transcript, DEAF, default_timeout=30)
+    assert result.failure.expected == "the engine reading its input"
+    assert result.failure.received == "its input was still full after 0.5 s"
+    assert time.monotonic() - started < 10
+
+
+def test_the_recorder_notes_an_engine_that_stopped_reading_and_sends_no_more():
+    lines = iter([LONG_LINE + "\n"] * 300 + ["quit\n"])
+    started = time.monotonic()
+    recording = record_session(DEAF, lines, None, interactive=True, settle=0.05,
+                               timeout=0.5)
+    text = recording.transcript().render()
+    assert "# the engine stopped reading its input: still full after 0.5 s\n" in text
+    assert "# not sent, the engine had stopped reading: quit\n" in text
+    assert time.monotonic() - started < 15

@@ -144,7 +144,8 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
                    "sending the next line.")
 @click.option("--timeout", "-t", type=Seconds(),
               default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
-              help="Longest wait for a bestmove, for quiet, or for the engine to exit.")
+              help="Longest wait for a bestmove, for quiet, for the engine to take a "
+                   "line, or for it to exit.")
 @click.option("--loose", "loose", metavar="FIELD", multiple=True,
               help="Also match the number after FIELD loosely (repeatable), e.g. "
                    "--loose seldepth.")

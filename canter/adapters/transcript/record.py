@@ -104,10 +104,11 @@ class Recording:
             self._searching = False
         self._add(Expect, self._matcher(line))
 
-    def not_sent(self, line: str) -> None:
-        """A line that could not be relayed: the engine had already exited."""
+    def not_sent(self, line: str, why: str = "the engine had exited") -> None:
+        """A line that could not be relayed (the engine had exited, or had stopped reading
+        its input)."""
         self.lines_unsent += 1
-        self.comment(f"not sent, the engine had exited: {line}")
+        self.comment(f"not sent, {why}: {line}")
 
     def silence(self) -> str | None:
         """Why the session recorded nothing worth a transcript, or None if it did: no input
@@ -234,6 +235,7 @@ def record_session(
 
     out = [echo]
     failed: list[str] = []
+    stuck = False
 
     def pump() -> None:
         try:
@@ -264,9 +266,10 @@ def record_session(
         for raw in lines:
             line = raw[:-1] if raw.endswith("\n") else raw
             line = line[:-1] if line.endswith("\r") else line
-            if output_done.is_set():
+            if output_done.is_set() or stuck:
                 with lock:
-                    rec.not_sent(line)
+                    rec.not_sent(line, "the engine had stopped reading" if stuck else
+                                 "the engine had exited")
                 continue
             words = line.split()
             bestmove_seen.clear()
@@ -275,9 +278,15 @@ def record_session(
             with lock:
                 rec.sent(line)
             try:
-                engine.send(line + "\n")
+                engine.send(line + "\n", timeout)
             except EngineGone:
                 output_done.wait(timeout)
+                continue
+            except TimeoutError:
+                stuck = True  # a hung engine: what follows cannot reach it
+                with lock:
+                    rec.comment(f"the engine stopped reading its input: still full after "
+                                f"{timeout:g} s")
                 continue
             if interactive:
                 continue

@@ -144,9 +144,12 @@ class _Runner:
         shown = step.data[:-1] if step.data.endswith("\n") and not step.escaped else step.data
         self.event("send", shown if not step.escaped else repr(step.data))
         try:
-            self.engine.send(step.data)
+            self.engine.send(step.data, self.timeout)
         except EngineGone as gone:
             raise _Failed("the engine reading its input", self._gone(str(gone))) from None
+        except TimeoutError:
+            raise _Failed("the engine reading its input",
+                          f"its input was still full after {self.timeout:g} s") from None
 
     def _next_line(self, deadline: float, expected: str) -> str:
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -94,14 +95,31 @@ class EngineProcess:
 
     # -- writing -----------------------------------------------------------------------
 
-    def send(self, data: str) -> None:
+    def send(self, data: str, timeout: float | None = None) -> None:
+        """Write `data` to the engine's input. TimeoutError when the engine has not taken
+        it all within `timeout` seconds (a hung engine stops reading, and once the pipe is
+        full a plain write would wait for ever)."""
         stdin = self._proc.stdin
         if stdin is None or stdin.closed:
             raise EngineGone("the engine's input is already closed")
+        payload = data.encode("utf-8")
         try:
-            stdin.write(data.encode("utf-8"))
-            stdin.flush()
+            if timeout is None:
+                stdin.write(payload)
+                stdin.flush()
+                return
+            deadline = time.monotonic() + timeout
+            fd = stdin.fileno()
+            while payload:
+                left = deadline - time.monotonic()
+                _, ready, _ = select.select([], [fd], [], max(0.0, left))
+                if not ready:
+                    raise TimeoutError
+                # A pipe that selects as writable takes PIPE_BUF bytes without blocking.
+                payload = payload[os.write(fd, payload[:select.PIPE_BUF]):]
         except (BrokenPipeError, ConnectionResetError, OSError) as exc:
+            if isinstance(exc, TimeoutError):
+                raise
             raise EngineGone(f"the engine no longer reads its input ({exc.strerror})") from None
 
     def close_input(self) -> None:
