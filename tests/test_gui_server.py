@@ -5,9 +5,12 @@ tested in a real browser in tests/test_gui_browser.py."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from guiserver import SCRIPTED, GuiServer, seats
@@ -521,3 +524,37 @@ def test_on_port_80_the_host_without_its_port_is_answered():
     assert not board.host_allowed("rebind.example")
     board.listen_on("127.0.0.1", 8080)
     assert not board.host_allowed("127.0.0.1")
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """The processes `pid` started, with their command lines (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append((int(entry.name), cmdline))
+    return found
+
+
+def test_a_referee_that_dies_is_started_again_and_the_game_goes_on():
+    engine = f"{sys.executable} {SCRIPTED}"
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine")})
+        server.post("/api/move", {"move": "D6-F8"})
+        server.wait(lambda s: len(s["moves"]) == 2, what="the engine's first move")
+        (referee,) = [pid for pid, cmd in _children(server.proc.pid)
+                      if "-m canter" in cmd and "scripted" not in cmd]
+        os.kill(referee, signal.SIGKILL)
+        time.sleep(0.2)
+        status, state = server.request("POST", "/api/move", {"move": "F8-F9"})
+        assert status == 200, state
+        state = server.wait(lambda s: len(s["moves"]) == 4, what="play after the referee died")
+        assert state["moves"][2] == "F8-F9" and state["fault"] is None
+        assert [pid for pid, cmd in _children(server.proc.pid)
+                if "-m canter" in cmd and "scripted" not in cmd] != [referee]

@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canter.adapters.client import Engine, EngineError
 
@@ -146,6 +146,65 @@ class EngineSlot:
         return {"index": self.index, "name": self.name, "alive": self.alive()}
 
 
-def start_referee(command: Sequence[str] | None = None) -> Engine:
-    return Engine.start(list(command) if command else canter_command(), name="referee",
-                        timeout=REFEREE_TIMEOUT)
+def start_referee(command: Sequence[str] | None = None) -> Referee:
+    argv = list(command) if command else canter_command()
+    return Referee(lambda: Engine.start(argv, name="referee", timeout=REFEREE_TIMEOUT))
+
+
+class Referee:
+    """The referee process, started again when it has died: the board asks it about every
+    position, and a board whose referee is gone could only show errors until restarted.
+
+    It stands in for the client's Engine. What the board set (options, the position) is
+    kept and set again in a new process before the question that found the old one dead
+    is asked once more; a refusal from a living referee is passed on as it came."""
+
+    def __init__(self, start: Callable[[], Engine]) -> None:
+        self._start = start
+        self.engine = start()
+        self._options: dict[str, object] = {}
+        self._position: tuple[str, list[str]] | None = None
+        self.restarts = 0
+
+    @property
+    def options(self):
+        return self.engine.options
+
+    def configure(self, options: dict) -> None:
+        self._ask("configure", options)
+        self._options.update(options)
+
+    def checked_position(self, start: str, moves: list[str]) -> None:
+        self._position = None
+        self._ask("checked_position", start, list(moves))
+        self._position = (start, list(moves))
+
+    def quit(self, timeout: float | None = None) -> int | None:
+        return self.engine.quit(timeout=timeout)
+
+    def close(self) -> int | None:
+        return self.engine.close()
+
+    def __getattr__(self, name: str):
+        method = getattr(self.engine, name)
+        if not callable(method):
+            return method
+        return lambda *args, **kwargs: self._ask(name, *args, **kwargs)
+
+    def _ask(self, name: str, *args, **kwargs):
+        try:
+            return getattr(self.engine, name)(*args, **kwargs)
+        except EngineError:
+            if self.engine.alive:
+                raise
+        self._restart()
+        return getattr(self.engine, name)(*args, **kwargs)
+
+    def _restart(self) -> None:
+        self.engine.close()
+        self.engine = self._start()
+        self.restarts += 1
+        if self._options:
+            self.engine.configure(dict(self._options))
+        if self._position is not None:
+            self.engine.checked_position(*self._position)
