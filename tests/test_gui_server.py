@@ -439,6 +439,21 @@ def test_analysis_lines_and_multipv(gui):
     assert status == 400
 
 
+def test_a_running_analysis_moves_back_with_an_undo(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    gui.post("/api/move", {"move": "D6-F8"})
+    gui.post("/api/move", {"move": "H11-F9"})
+    gui.post("/api/analysis", {"action": "start", "multipv": 1})
+    gui.wait(lambda s: s["analysis"]["lines"] and s["analysis"]["ply"] == 2,
+             what="lines after two moves")
+    state = gui.post("/api/undo")
+    assert state["moves"] == ["D6-F8"]
+    assert state["analysis"]["running"] is True and state["analysis"]["ply"] == 1
+    state = gui.wait(lambda s: s["analysis"]["lines"], what="lines after the undo")
+    assert state["analysis"]["ply"] == 1
+    gui.post("/api/analysis", {"action": "stop"})
+
+
 # ---------------------------------------------------------------- review findings
 
 

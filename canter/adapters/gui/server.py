@@ -330,7 +330,14 @@ class Handler(BaseHTTPRequestHandler):
                     raise TableError("watching a file: the game comes from the file")
                 board.analyser.stop()  # its position belongs to the old game
             if path == "/api/undo":
-                board.analyser.stop()  # its position may no longer be in the game
+                with table.lock:
+                    table.undo()
+                # A running analysis goes on, at the position now last (its old one is no
+                # longer in the game), as it does when a watched file grows.
+                board.analyser.follow()
+                with table.lock:
+                    self._json(HTTPStatus.OK, table.state())
+                return
             with table.lock:
                 if path == "/api/move":
                     table.human_move(body.get("move"))  # type: ignore[arg-type]
@@ -344,8 +351,6 @@ class Handler(BaseHTTPRequestHandler):
                     if not isinstance(position, str) or not position.strip():
                         raise TableError("give a position string")
                     table.new_game(None, position, None, keep_seats=True)
-                elif path == "/api/undo":
-                    table.undo()
                 elif path == "/api/resign":
                     table.resign(body.get("seat"))
                 elif path == "/api/claim":
