@@ -160,6 +160,10 @@ def test_illegal_and_ambiguous_moves(gui):
 def test_capturing_everything_ends_the_game_with_the_referees_result(gui):
     gui.post("/api/new", {"variant": "camelot", "position": ONE_CAPTURE_LEFT,
                           "seats": seats("human", "engine")})
+    # A cell alone is offered its piece's moves, even the only one, and plays nothing.
+    status, body = gui.request("POST", "/api/move", {"move": "F8"})
+    assert status == 409 and body["candidates"] == ["F8xF10"]
+    assert gui.get("/api/state")["moves"] == []
     state = gui.post("/api/move", {"move": "F8xF10"})
     assert state["result"]["text"] == "white wins: black has no pieces left"
     assert state["result"]["ranking"] == [["white"], ["black"]]

@@ -23,6 +23,7 @@ from canter.adapters.gui.engines import EngineSlot
 # What a typed move may contain: letters, digits, '-' (also 'x', a letter). Nothing else
 # reaches the referee, so no control character can end its line early.
 MOVE_TEXT = re.compile(r"[A-Za-z0-9-]{2,400}")
+BARE_CELL = re.compile(r"[A-Za-z][0-9]{1,2}")
 INFO_INTERVAL = 0.125  # at most 8 thinking/analysis updates a second reach the page
 MAX_MULTIPV = 5
 STOP_GRACE = 5.0  # seconds a stopped engine search gets before its process is killed
@@ -385,7 +386,9 @@ class Table:
             raise TableError(exc.reason.removeprefix("legal: ")) from None
         if not moves:
             raise TableError(f"{text.strip()[:40]} is not a legal move here")
-        if len(moves) > 1:
+        if len(moves) > 1 or BARE_CELL.fullmatch(text.strip()):
+            # (A cell alone names a piece, not a move: even its only move is offered, not
+            # played, so a cell typed for another reason never moves a piece.)
             raise TableError(f"{text.strip()[:40]} is ambiguous: choose one of "
                              f"{', '.join(moves)}", 409, candidates=moves)
         self.play(moves[0])
