@@ -234,9 +234,20 @@ def test_go_on_a_finished_game(engine):
     # A draw by third repetition: both Knights step out and back twice.
     engine.send("position startpos moves C6-B5 C11-B12 B5-C6 B12-C11 C6-B5 C11-B12 B5-C6 "
                 "B12-C11")
-    engine.send("go infinite")  # even infinite answers at once
-    assert engine.until("bestmove", timeout=2) == [
-        "info string result draw: third repetition", "bestmove (none)"]
+    # Infinite and ponder say the result at once, but answer only when told to, as a
+    # search would (a GUI that pondered on a game its move ended sends ponderhit or stop).
+    engine.send("go infinite")
+    assert engine.quiet(0.3) == ["info string result draw: third repetition"]
+    engine.send("stop")
+    assert engine.until("bestmove", timeout=2) == ["bestmove (none)"]
+    engine.send("go ponder wtime 1000 btime 1000")
+    assert engine.quiet(0.3) == ["info string result draw: third repetition"]
+    engine.send("ponderhit")
+    assert engine.until("bestmove", timeout=2) == ["bestmove (none)"]  # and no error line
+    engine.send("go infinite")
+    engine.send("go depth 1")  # a go answers the one before first
+    assert engine.until("bestmove", timeout=2)[-1] == "bestmove (none)"
+    assert engine.until("bestmove", timeout=2)[-1] == "bestmove (none)"
 
 
 def test_go_with_every_limit_form_answers_once(engine):
