@@ -313,6 +313,17 @@ def test_ponder_is_held_until_ponderhit_then_answered():
     assert not s.ponderhit()  # nothing left to hit
 
 
+def test_a_ponderhit_may_bring_the_clocks_as_they_now_stand():
+    s = Session()
+    a = Answers()
+    a.start(s, Limits(ponder=True, time={0: 1000.0, 1: 1000.0}))
+    assert not a.event.wait(0.3)
+    hit = time.monotonic()
+    assert s.ponderhit(Limits(time={0: 0.5, 1: 0.5}))
+    assert a.event.wait(5) and time.monotonic() - hit < 2.0
+    assert len(a.done) == 1
+
+
 def test_session_deadline_stops_a_searcher_that_only_polls_the_flag():
     def polls(pos, limits, on_info, stop):
         while not stop.is_set():

@@ -73,3 +73,28 @@ def test_no_iteration_starts_past_the_share(iterstop, enough):
     search.soft = 1.0
     search.t0 = time.monotonic() - 0.6  # 60 % of the soft budget spent
     assert search._enough(line, 3, Limits(time={0: 10.0})) is enough
+
+
+def test_a_ponderhit_with_new_clocks_plans_the_move_with_them():
+    """CECP sends the clocks with the opponent's move: the search, begun with a long clock,
+    must then plan with the short one it has now (no session deadline here to stop it)."""
+    import threading
+
+    stop = StopFlag()
+    stop.pondering = True
+    long = Limits(ponder=True, time={0: 1000.0, 1: 1000.0})
+    done = []
+    thread = threading.Thread(target=lambda: done.append(
+        Searcher().search(Position.start("camelot"), long, lambda info: None, stop)))
+    thread.start()
+    try:
+        time.sleep(0.3)
+        stop.clocks = Limits(time={0: 0.4, 1: 0.4})
+        hit = time.monotonic()
+        stop.pondering = False
+        thread.join(10)
+        assert not thread.is_alive() and done[0].best is not None
+        # budgets(0.4 s left): hard 0.12 s; the old clocks would have given 300 s.
+        assert time.monotonic() - hit < 2.0
+    finally:
+        stop.set()

@@ -474,10 +474,14 @@ class CecpDialect:
                 raise IllegalMove("not your turn: the engine is thinking (send ? or force)")
             move = self._legal(text)
             if (current is not None and current.kind == "ponder"
-                    and move == current.ponder_move and self.session.ponderhit()):
+                    and move == current.ponder_move):
+                # The clocks as `time`/`otim` gave them with this move, not as they stood
+                # when the pondering began.
                 self.session.play(text)
-                current.kind = "think"  # the ponder search now answers for real
-                return
+                if self.session.ponderhit(self._limits()):
+                    current.kind = "think"  # the ponder search now answers for real
+                    return
+                self.session.undo()
         self.halt()
         with self.lock:
             self.session.play(text)

@@ -590,12 +590,7 @@ class Session:
         allowed = legal
         if limits.searchmoves:
             allowed = [m for m in legal if m in limits.searchmoves] or legal
-        seat = pos.turn
-        if seat in limits.time:
-            # The searcher plans with what is left after the transmission allowance.
-            time_left = dict(limits.time)
-            time_left[seat] = max(0.0, time_left[seat] - self.overhead)
-            limits = replace(limits, time=time_left)
+        limits = self._net_of_overhead(limits, pos.turn)
         book = self._book_answer(pos, limits, allowed, on_error)
         self.searcher()  # built here, not in the thread, so its import cost is up front
         job = SearchJob(self, pos, limits, allowed, on_info, on_done, on_error, self.overhead,
@@ -603,6 +598,14 @@ class Session:
         self._job = job
         job.start()
         return True
+
+    def _net_of_overhead(self, limits: Limits, seat: int) -> Limits:
+        """The searcher plans with what is left after the transmission allowance."""
+        if seat not in limits.time:
+            return limits
+        time_left = dict(limits.time)
+        time_left[seat] = max(0.0, time_left[seat] - self.overhead)
+        return replace(limits, time=time_left)
 
     def book(self):
         """The book in use: BookFile's, else the one shipped for the game, which is left out
@@ -670,11 +673,16 @@ class Session:
         job.thread.join()
         self._job = None
 
-    def ponderhit(self) -> bool:
-        """The predicted move was played: the ponder search becomes a timed one."""
+    def ponderhit(self, clocks: Limits | None = None) -> bool:
+        """The predicted move was played: the ponder search becomes a timed one, planned
+        with `clocks` (limits for the engine's move, as a `go` would give them) when the
+        clocks have moved since the ponder search began."""
         job = self._job
         if job is None or not job.alive or not job.stop.pondering:
             return False
+        if clocks is not None:
+            job.limits = self._net_of_overhead(clocks, job.pos.turn)
+            job.stop.clocks = job.limits
         budget = job.safety_budget()
         if budget is not None:
             job.stop.deadline = time.monotonic() + budget

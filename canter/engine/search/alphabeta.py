@@ -230,9 +230,13 @@ class Search:
             if stop.pondering:
                 return
             if self.pondering_started:
-                # Ponderhit: the clock for this move starts now.
+                # Ponderhit: the clock for this move starts now, from the clocks as they
+                # now stand if the session has them.
                 self.pondering_started = False
                 self.t0 = now
+                if stop.clocks is not None:
+                    self.soft, self.hard = budgets(
+                        stop.clocks, self.root, self.options.get("togo") or DEFAULT_MOVES_TO_GO)
             if stop.deadline is not None and now >= stop.deadline:
                 raise Aborted
             if self.hard is not None and now - self.t0 >= self.hard:

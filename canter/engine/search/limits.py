@@ -61,6 +61,9 @@ class StopFlag:
         self.event = threading.Event()
         self.deadline: float | None = None  # time.monotonic() value
         self.pondering = False
+        # Set before a ponderhit when the clocks have moved since the `go` (CECP sends
+        # them with the opponent's move): the searcher plans the move with these.
+        self.clocks: Limits | None = None
 
     def set(self) -> None:
         self.event.set()
