@@ -126,6 +126,21 @@ def test_canter_against_itself_in_each_two_player_game(tmp_path: Path, variant: 
             assert game.tags["Termination"] == "max plies" and len(game.moves) == 40
 
 
+def test_an_engine_that_prints_without_end_loses_on_time_and_the_match_goes_on(
+        tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    proc = run("match", "--engine", f"{CANTER} depth=1",
+               "--engine", bad("--flood-at-go", "2", name="flooder"),
+               "--st", "0.25", "--timemargin", "100", "--games", "2", "--concurrency", "1",
+               "--maxplies", "12", "--openings", "none", "--pgn", str(pgn), timeout=60)
+    games = by_round(pgn)
+    assert sorted(games) == [1, 2], proc.stdout
+    for game in games.values():
+        assert game.tags["Termination"] == "time forfeit", game.tags
+        assert "no bestmove after" in game.tags["Reason"]
+        assert game.result == ("1-0" if game.players[0] == "canter" else "0-1")
+
+
 def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     engines = [

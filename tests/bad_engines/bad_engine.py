@@ -5,6 +5,7 @@ canter's rules (so a game goes on) and misbehaves exactly as asked.
 Faults (N counts `go` or `isready` commands from the start of the process, from 1):
   --crash-at-go N        exit with --exit-code (default 7) on the N-th go, saying nothing
   --hang-at-go N         never answer the N-th go (nor anything after it)
+  --flood-at-go N        answer the N-th go with info lines without end, never a bestmove
   --hang-at-isready N    never answer the N-th isready (nor anything after it)
   --illegal-at-go N      answer the N-th go with a well-formed illegal move
   --slow-at-go N         sleep --delay seconds (default 1.0) before the N-th bestmove
@@ -126,6 +127,10 @@ class Bad:
             os._exit(a.exit_code)
         if a.hang_at_go == n:
             hang()
+        count = 0
+        while a.flood_at_go == n:  # (a write blocks while the arbiter's pipe is full)
+            count += 1
+            out(f"info depth 1 nodes {count} string still thinking")
         known = {"depth", "nodes", "movetime", "mate", "movestogo", "wtime", "btime", "winc",
                  "binc", "bluetime", "redtime", "greentime", "blueinc", "redinc", "greeninc",
                  "whitetime", "blacktime", "whiteinc", "blackinc"}
@@ -250,7 +255,7 @@ class Bad:
 def main() -> None:
     p = argparse.ArgumentParser()
     for flag in ("crash-at-go", "hang-at-go", "hang-at-isready", "illegal-at-go",
-                 "slow-at-go", "garbage-at-go"):
+                 "slow-at-go", "garbage-at-go", "flood-at-go"):
         p.add_argument(f"--{flag}", type=int, default=0)
     p.add_argument("--delay", type=float, default=1.0)
     p.add_argument("--illegal-chance", type=float, default=0.0)
