@@ -248,6 +248,15 @@ def test_go_on_a_finished_game(engine):
     engine.send("go depth 1")  # a go answers the one before first
     assert engine.until("bestmove", timeout=2)[-1] == "bestmove (none)"
     assert engine.until("bestmove", timeout=2)[-1] == "bestmove (none)"
+    # While held, the session is searching: ponderhit does not end an infinite one,
+    # options wait, and ucinewgame answers it (before its readyok, as for a search).
+    engine.send("go infinite")
+    assert engine.between("ponderhit") == [
+        "info string result draw: third repetition",
+        "info string error: ponderhit ignored: no ponder search is running"]
+    assert engine.between("setoption name Hash value 8")[0].startswith(
+        "info string error: option 'Hash' not set: a search is running")
+    assert engine.between("ucinewgame") == ["bestmove (none)"]
 
 
 def test_go_with_every_limit_form_answers_once(engine):

@@ -288,6 +288,7 @@ class Session:
         self._position = None
         self._searcher = None
         self._job: SearchJob | None = None
+        self._held: tuple[str, DoneCallback] | None = None  # see hold_answer
         self.eval_weights: dict[str, object] = {}  # from EvalFile: weight name -> value
         self.switches: dict[str, int] = {}  # from Search Switches: switch name -> value
         self.book_file = None  # the Book a BookFile names; None: the shipped ones
@@ -561,7 +562,23 @@ class Session:
     # ---- search -------------------------------------------------------------------------
     @property
     def searching(self) -> bool:
-        return self._job is not None and self._job.alive
+        return self._held is not None or (self._job is not None and self._job.alive)
+
+    def hold_answer(self, kind: str, on_done: DoneCallback) -> None:
+        """`go infinite` (kind "infinite") or `go ponder` ("ponder") on a game with no move
+        to search: the answer, `on_done(None, None)`, waits as a search's would, for `stop`
+        (or what stops a search), or for `ponderhit` after a ponder. Meanwhile the session
+        counts as searching."""
+        self.stop_search()
+        self._held = (kind, on_done)
+
+    def _release(self, kind: str | None = None) -> bool:
+        held = self._held
+        if held is None or (kind is not None and held[0] != kind):
+            return False
+        self._held = None
+        held[1](None, None)
+        return True
 
     def parse_moves(self, texts: list[str]) -> tuple[list, list[str]]:
         """Moves of the current position for `searchmoves`; and an error per bad one."""
@@ -649,6 +666,7 @@ class Session:
     def stop_search(self, grace: float = STOP_GRACE) -> None:
         """Stop the running search and wait for its answer (given by the session itself if
         the searcher does not return within `grace` seconds)."""
+        self._release()
         job = self._job
         if job is None:
             return
@@ -664,6 +682,7 @@ class Session:
         """End of input: let a search with a finite limit finish and answer; stop one that
         has none (bare `go`, `go infinite`, an unanswered `go ponder`, a ponderhit search
         without clocks), which still answers exactly once. Never waits for ever."""
+        self._release()
         job = self._job
         if job is None:
             return
@@ -677,6 +696,8 @@ class Session:
         """The predicted move was played: the ponder search becomes a timed one, planned
         with `clocks` (limits for the engine's move, as a `go` would give them) when the
         clocks have moved since the ponder search began."""
+        if self._release("ponder"):
+            return True
         job = self._job
         if job is None or not job.alive or not job.stop.pondering:
             return False

@@ -92,9 +92,6 @@ class UciDialect:
     def __init__(self, session: Session, out: Output) -> None:
         self.session = session
         self.out = out
-        # `go infinite`/`go ponder` on a decided game: its `bestmove (none)`, held until
-        # `stop` or `ponderhit` (never before them, as for a search).
-        self._held = False
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "setoption": self.cmd_setoption,
             "ucinewgame": self.cmd_ucinewgame, "position": self.cmd_position,
@@ -139,7 +136,6 @@ class UciDialect:
             self.session.wait_search()
         else:
             self.session.stop_search()
-        self._release()
         self.session.close()
 
     # ---- handshake and options ------------------------------------------------------------
@@ -292,7 +288,6 @@ class UciDialect:
             return
         session = self.session
         session.stop_search()  # a go during a search: the old one is answered first
-        self._release()
         limits = self.parse_go(args)
         variant = session.position.variant  # bound now: `position` may come during the search
 
@@ -314,26 +309,16 @@ class UciDialect:
             outcome = session.outcome()
             text = outcome.text() if outcome is not None else "no legal move"
             self.out.line(f"info string result {text}")
-            if limits.infinite or limits.ponder:
-                self._held = True
+            if limits.ponder or limits.infinite:
+                # Answered, as a search would be, only when told: stop, or ponderhit.
+                session.hold_answer("ponder" if limits.ponder else "infinite", on_done)
             else:
                 self.out.line("bestmove (none)")
 
-    def _release(self) -> bool:
-        """Answer a held `go` on a decided game; False if none was held."""
-        if not self._held:
-            return False
-        self._held = False
-        self.out.line("bestmove (none)")
-        return True
-
     def cmd_stop(self, args: list[str]) -> None:
         self.session.stop_search()  # nothing to stop is fine: stop often races bestmove
-        self._release()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        if self._release():
-            return
         if not self.session.ponderhit():
             raise ProtocolError("ponderhit ignored: no ponder search is running")
 
