@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from guiserver import SCRIPTED, GuiServer, seats
 
-from canter.engine import Position, format_move
+from canter.engine import Position, format_move, parse_move
 
 AMBIGUOUS = ("camelot 2/8/10/1b5b4/2b4b2B1/6b1bB2/3bb1b3b1/1BB9/6www3/3W8/3wwwww1W2/5W3w2/"
              "W11/1w8/8/2 w 0,0 - - 32 32")
@@ -562,18 +562,29 @@ def _children(pid: int) -> list[tuple[int, str]]:
 
 
 def test_a_referee_that_dies_is_started_again_and_the_game_goes_on():
+    # Tri-Camelot, so a new referee that lost its UCI_Variant would read the moves as
+    # Camelot's; and a rules option, so its replay is exercised too.
     engine = f"{sys.executable} {SCRIPTED}"
-    with GuiServer("--engine", engine, "--human", "white") as server:
-        server.post("/api/new", {"seats": seats("human", "engine")})
-        server.post("/api/move", {"move": "D6-F8"})
-        server.wait(lambda s: len(s["moves"]) == 2, what="the engine's first move")
+    with GuiServer("--engine", engine, "--variant", "tri-camelot",
+                   "--rule", "Rule Repetition=claim") as server:
+        server.post("/api/new", {"seats": seats("human", "engine", "engine")})
+        pos = Position.start("tri-camelot")
+        first = format_move(pos.variant, pos.legal_moves()[0])
+        server.post("/api/move", {"move": first})
+        state = server.wait(lambda s: len(s["moves"]) == 3, what="the engines' first moves")
+        for text in state["moves"]:
+            pos.push(parse_move(pos, text))
         (referee,) = [pid for pid, cmd in _children(server.proc.pid)
                       if "-m canter" in cmd and "scripted" not in cmd]
         os.kill(referee, signal.SIGKILL)
         time.sleep(0.2)
-        status, state = server.request("POST", "/api/move", {"move": "F8-F9"})
+        fourth = format_move(pos.variant, pos.legal_moves()[0])
+        status, state = server.request("POST", "/api/move", {"move": fourth})
         assert status == 200, state
-        state = server.wait(lambda s: len(s["moves"]) == 4, what="play after the referee died")
-        assert state["moves"][2] == "F8-F9" and state["fault"] is None
+        state = server.wait(lambda s: len(s["moves"]) == 6, what="play after the referee died")
+        assert state["moves"][3] == fourth and state["fault"] is None
+        for text in state["moves"][3:]:
+            pos.push(parse_move(pos, text))
+        assert state["current"]["position"] == pos.to_string()
         assert [pid for pid, cmd in _children(server.proc.pid)
                 if "-m canter" in cmd and "scripted" not in cmd] != [referee]

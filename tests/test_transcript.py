@@ -480,4 +480,6 @@ def test_the_recorder_notes_an_engine_that_stopped_reading_and_sends_no_more():
     text = recording.transcript().render()
     assert "# the engine stopped reading its input: still full after 0.5 s\n" in text
     assert "# not sent, the engine had stopped reading: quit\n" in text
+    assert recording.silence().startswith(
+        "the engine stopped reading its input without saying anything")
     assert time.monotonic() - started < 15

@@ -165,6 +165,7 @@ class Referee:
         self._options: dict[str, object] = {}
         self._position: tuple[str, list[str]] | None = None
         self.restarts = 0
+        self._closed = False  # quit or closed by the board: never started again
 
     @property
     def options(self):
@@ -180,9 +181,11 @@ class Referee:
         self._position = (start, list(moves))
 
     def quit(self, timeout: float | None = None) -> int | None:
+        self._closed = True
         return self.engine.quit(timeout=timeout)
 
     def close(self) -> int | None:
+        self._closed = True
         return self.engine.close()
 
     def __getattr__(self, name: str):
@@ -195,7 +198,7 @@ class Referee:
         try:
             return getattr(self.engine, name)(*args, **kwargs)
         except EngineError:
-            if self.engine.alive:
+            if self.engine.alive or self._closed:
                 raise
         self._restart()
         return getattr(self.engine, name)(*args, **kwargs)

@@ -463,6 +463,11 @@ class Table:
         self.ending = None
         self._table_ending = False
         self.fault = None
+        if self.analysis["ply"] > len(self.moves):
+            # (Its lines were for a position no longer in the game; the analyser then
+            # moves on to the position now last.)
+            self.analysis["ply"] = len(self.moves)
+            self.analysis["lines"] = []
         self._settle()
         if not humans:
             self.paused = True

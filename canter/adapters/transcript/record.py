@@ -62,7 +62,8 @@ class Recording:
         self._line_no = 0
         # how the session went, for the recorder to refuse one that recorded nothing
         self.lines_sent = 0
-        self.lines_unsent = 0  # typed after the engine had exited
+        self.lines_unsent = 0  # typed after the engine had exited (or stopped reading)
+        self.stuck = False  # the engine stopped reading its input
         self.lines_received = 0
         self.stopped = False  # the engine did not exit at the end of its input
 
@@ -104,10 +105,12 @@ class Recording:
             self._searching = False
         self._add(Expect, self._matcher(line))
 
-    def not_sent(self, line: str, why: str = "the engine had exited") -> None:
-        """A line that could not be relayed (the engine had exited, or had stopped reading
-        its input)."""
+    def not_sent(self, line: str, stuck: bool = False) -> None:
+        """A line that could not be relayed: the engine had exited, or (`stuck`) had
+        stopped reading its input."""
         self.lines_unsent += 1
+        self.stuck = self.stuck or stuck
+        why = "the engine had stopped reading" if stuck else "the engine had exited"
         self.comment(f"not sent, {why}: {line}")
 
     def silence(self) -> str | None:
@@ -120,7 +123,8 @@ class Recording:
         if self.lines_received:
             return None
         if self.lines_unsent:
-            return (f"the engine exited without saying anything ({self.lines_unsent} of "
+            what = "stopped reading its input" if self.stuck else "exited"
+            return (f"the engine {what} without saying anything ({self.lines_unsent} of "
                     f"{self.lines_sent + self.lines_unsent} input lines not sent)")
         if self.stopped:
             return (f"the engine never answered: no output to {self.lines_sent} "
@@ -268,8 +272,7 @@ def record_session(
             line = line[:-1] if line.endswith("\r") else line
             if output_done.is_set() or stuck:
                 with lock:
-                    rec.not_sent(line, "the engine had stopped reading" if stuck else
-                                 "the engine had exited")
+                    rec.not_sent(line, stuck)
                 continue
             words = line.split()
             bestmove_seen.clear()

@@ -110,12 +110,14 @@ class EngineProcess:
                 return
             deadline = time.monotonic() + timeout
             fd = stdin.fileno()
+            poller = select.poll()  # (select() cannot wait on descriptors past 1023)
+            poller.register(fd, select.POLLOUT)
             while payload:
-                left = deadline - time.monotonic()
-                _, ready, _ = select.select([], [fd], [], max(0.0, left))
-                if not ready:
+                left = max(0.0, deadline - time.monotonic())
+                if not poller.poll(left * 1000):
                     raise TimeoutError
-                # A pipe that selects as writable takes PIPE_BUF bytes without blocking.
+                # A pipe that polls as writable takes PIPE_BUF bytes without blocking (and
+                # one whose reader has gone fails the write: EngineGone below).
                 payload = payload[os.write(fd, payload[:select.PIPE_BUF]):]
         except (BrokenPipeError, ConnectionResetError, OSError) as exc:
             if isinstance(exc, TimeoutError):

@@ -229,18 +229,21 @@ class Search:
             now = time.monotonic()
             if stop.pondering:
                 return
-            if self.pondering_started:
-                # Ponderhit: the clock for this move starts now, from the clocks as they
-                # now stand if the session has them.
-                self.pondering_started = False
-                self.t0 = now
-                if stop.clocks is not None:
-                    self.soft, self.hard = budgets(
-                        stop.clocks, self.root, self.options.get("togo") or DEFAULT_MOVES_TO_GO)
+            self._ponderhit(now)
             if stop.deadline is not None and now >= stop.deadline:
                 raise Aborted
             if self.hard is not None and now - self.t0 >= self.hard:
                 raise Aborted
+
+    def _ponderhit(self, now: float) -> None:
+        """After a ponderhit, once: the clock for this move starts now, from the clocks as
+        they now stand if the session has them."""
+        if self.pondering_started and not self.stop.pondering:
+            self.pondering_started = False
+            self.t0 = now
+            if self.stop.clocks is not None:
+                self.soft, self.hard = budgets(
+                    self.stop.clocks, self.root, self.options.get("togo") or DEFAULT_MOVES_TO_GO)
 
     def _count_node(self) -> None:
         self.nodes += 1
@@ -1076,8 +1079,10 @@ class Search:
                 return True
             if depth >= self.cycle * abs(n) + 2 and not limits.depth and not limits.nodes:
                 return True
-        if self.soft is not None and not self.stop.pondering:
-            if time.monotonic() - self.t0 >= self.iteration_stop * self.soft:
+        if not self.stop.pondering:
+            self._ponderhit(time.monotonic())  # (an iteration may end before the next poll)
+            if self.soft is not None and (time.monotonic() - self.t0
+                                          >= self.iteration_stop * self.soft):
                 return True
         return False
 
