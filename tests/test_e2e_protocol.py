@@ -153,6 +153,15 @@ def test_eof_stops_a_search_without_a_finite_limit(commands):
     parse_move(Position.start("camelot"), best[0].split()[1])
 
 
+@pytest.mark.parametrize("command", ["go infinite", "go ponder"])
+def test_eof_answers_a_held_go_on_a_decided_game(command):
+    proc = subprocess.run(ENGINE_CMD, input=f"position {CAPTURE_DUTY} moves F8xF10\n"
+                          f"{command}\n", capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "info string result white wins: black has no pieces left", "bestmove (none)"]
+
+
 def test_eof_lets_a_ponderhit_search_with_clocks_answer():
     proc = subprocess.run(ENGINE_CMD, input="go ponder wtime 3000 btime 3000\nponderhit\n",
                           capture_output=True, text=True, timeout=20)
