@@ -74,6 +74,7 @@ def test_comments_and_blank_lines_are_skipped():
     (f"{START} C6-B5 ; 3 4", "has no weight"),
     (f"{START} C6-B5 0 ; 3 4", "weight of C6-B5 0 is not from 1"),
     (f"{START} C6-B5 x ; 3 4", "weight of C6-B5 'x' is not a whole number"),
+    (f"{START} C6-B5 \u00b2 ; 3 4", "is not a whole number"),  # isdigit, but no int
     (f"{START} ; 3 4", "no moves"),
     (f"{START} C6-B5 5 ; 3", "exactly a score and a depth"),
     (f"{START} C6-B5 5 ; 3 -1", "depth '-1'"),

@@ -58,6 +58,8 @@ def test_moves_played_from_a_string():
         (START.replace(" - - ", " - b "), "eliminated", "still has pieces"),
         (START.replace(" 0 0", " x 0"), "quiet", "whole number"),
         (START.replace(" 0 0", " 00 0"), "quiet", "whole number"),
+        (START.replace(" 0 0", " \u00b2 0"), "quiet", "whole number"),  # isdigit, no int
+        (START.replace("2BbbbbbbB2", "\u00b2BbbbbbbB2"), "placement", "letter"),
         (START.replace(" 0 0", " 5 2"), "quiet", "cannot exceed"),
         (START.replace(" 0 0", " 0 01"), "ply", "whole number"),
         (START.replace(" 0,0 ", " 0,01 "), "castle-moves", "whole numbers"),

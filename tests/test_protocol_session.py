@@ -140,6 +140,17 @@ def test_empty_shown_as_empty_is_the_empty_string(tmp_path):
     assert s.eval_weights == {} and s.switches == {} and s.book_file is None
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000, "1" * 5000])
+def test_an_eval_file_json_cannot_read_is_refused_in_one_line(tmp_path, text):
+    # Nesting past the recursion limit, a number past int's digit limit: not JSONDecodeError.
+    weights = tmp_path / "w.json"
+    weights.write_text(text)
+    s = Session()
+    with pytest.raises(ProtocolError, match="JSON canter cannot read") as err:
+        s.set_option("EvalFile", str(weights))
+    assert "\n" not in str(err.value) and s.eval_weights == {}
+
+
 def test_rule_options_follow_the_variant_until_set():
     s = Session()
     assert s.position.rules.quiet_limit == 100

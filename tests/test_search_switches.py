@@ -43,6 +43,7 @@ def test_switches_are_read_by_name_with_commas_or_spaces():
     ("lmr=2", "from 0 to 1"),
     ("lmr=-1", "from 0 to 1"),
     ("lmr=on", "from 0 to 1"),
+    ("lmr=\u00b2", "from 0 to 1"),  # a superscript two is a digit to isdigit, not to int
     ("qdepth=99", "switch 'qdepth' takes a whole number from 0 to 32"),
     ("lmr=1,tables=0", "unknown switch 'tables'"),  # UseTables is its own option
     ("q" * 500 + "=1", "unknown switch 'q{40}[.][.][.]' "),  # a long name is not repeated

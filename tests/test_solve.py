@@ -87,6 +87,32 @@ def _race_text() -> str:
     return format_proof(_prove(pos, 0)[1])
 
 
+def test_a_claim_with_a_digit_int_cannot_read_is_rejected() -> None:
+    lines = _race_text().splitlines()
+    claim = next(n for n, line in enumerate(lines) if line.startswith("claim "))
+    lines[claim] = lines[claim].rsplit(" ", 1)[0] + " \u00b2"
+    with pytest.raises(ProofRejected, match="a claim is"):
+        verify("\n".join(lines))
+
+
+def test_a_damaged_shipped_proof_is_refused_and_the_search_goes_on(monkeypatch) -> None:
+    from canter.engine.search.solve import solved as solved_module
+
+    def broken(data):
+        raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+
+    solved_module._shipped.cache_clear()
+    monkeypatch.setattr(solved_module, "read_bytes", broken)
+    try:
+        with pytest.raises(ValueError, match="shipped proof of camette is damaged: EOFError"):
+            solved_module.shipped_proof("camette")
+        result = Searcher().search(Position.start("camette"), Limits(depth=1),
+                                   lambda info: None, StopFlag())
+        assert result.best in Position.start("camette").legal_moves()
+    finally:
+        solved_module._shipped.cache_clear()
+
+
 def test_a_missing_move_is_rejected() -> None:
     lines = _race_text().splitlines()
     last = [n for n, line in enumerate(lines) if line.endswith(" 1")][-1]

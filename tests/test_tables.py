@@ -156,6 +156,48 @@ def test_the_file_format_round_trips(endings):
         Table.from_bytes(b"not a table\n" + data)
 
 
+def _with_header(data: bytes, **changes) -> bytes:
+    import json
+
+    line, rest = data.split(b"\n", 1)
+    header = json.loads(line)
+    header.update(changes)
+    return json.dumps(header).encode() + b"\n" + rest
+
+
+def test_a_file_is_refused_unless_it_holds_the_class_looked_for(endings):
+    data = endings.table(parse_material("camette-wMM-bK")).to_bytes()
+    assert Table.from_bytes(data, "camette-wMM-bK").key == "camette-wMM-bK"
+    with pytest.raises(TableError, match="holds the table of camette-wMM-bK"):
+        Table.from_bytes(data, "camette-wM-bMM")
+    # Through the prober: the file saved under another class's name is not used.
+    misfiled = Endings(load=lambda key: data if key == "camette-wM-bMM" else None,
+                       available=["camette-wM-bMM"])
+    assert misfiled.table(parse_material("camette-wM-bMM")) is None
+
+
+def test_hostile_table_files_are_refused_in_one_line(endings):
+    import zlib
+
+    data = endings.table(parse_material("camette-wMM-bK")).to_bytes()
+    line, rest = data.split(b"\n", 1)
+    n = int.from_bytes(rest[:8], "little")
+    # A small file whose base part inflates far past the class: refused, never inflated.
+    bomb = zlib.compress(bytes(50_000_000), 9)
+    with pytest.raises(TableError, match="not the .* bytes the class needs"):
+        Table.from_bytes(line + b"\n" + len(bomb).to_bytes(8, "little") + bomb
+                         + rest[8 + n:])
+    for bad, needle in [
+        (b"[" * 100_000 + b"\n" + rest, "damaged table"),  # nesting past the recursion limit
+        (_with_header(data, stats="x"), "stats is not an object"),
+        (_with_header(data, extras=-1), "is not a count"),
+        (_with_header(data, width=3), "is not 1 or 2"),
+    ]:
+        with pytest.raises(TableError, match=needle) as err:
+            Table.from_bytes(bad)
+        assert "\n" not in str(err.value)
+
+
 def _random_states(endings, keys, count, seed):
     """Positions of the classes `keys` (legal set-ups with two moves or more) whose table
     value is a win or loss within five plies, or a draw."""

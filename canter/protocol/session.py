@@ -59,6 +59,9 @@ def read_eval_file(path: str) -> dict[str, object]:
         data = json.loads(_read_text(path, where))
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nests
+        raise ProtocolError(f"{where}: JSON canter cannot read "
+                            f"({type(exc).__name__}: {str(exc)[:80]})") from None
     try:
         return weight_changes(data)
     except ValueError as exc:

@@ -51,7 +51,7 @@ def _words(args: list[str], i: int) -> list[str]:
 
 def _count(word: str, args: list[str], i: int, ctx: click.Context | None) -> int:
     value = args[i + 1] if i + 1 < len(args) else ""
-    if not value.isdigit() or int(value) < 1:
+    if not value.isdecimal() or int(value) < 1:
         raise click.UsageError(f"{word} {value!r}: not a whole number of at least 1", ctx)
     return int(value)
 
@@ -157,7 +157,7 @@ def cutechess_args(args: list[str], command: click.Command,
             # arrangement anyway; a count other than 2 cannot be honoured
             repeat = True
             i += 1
-            if i < len(args) and args[i].isdigit():
+            if i < len(args) and args[i].isdecimal():
                 if args[i] != "2":
                     raise click.UsageError(
                         f"-repeat {args[i]} is not supported: canter plays each opening once "

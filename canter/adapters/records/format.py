@@ -325,7 +325,7 @@ def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
         value: str | int | bool = raw
         if raw in ("true", "false"):
             value = raw == "true"
-        elif raw.lstrip("-").isdigit():
+        elif raw.lstrip("-").isdecimal():
             value = int(raw)
         values[key] = value
     return values
@@ -472,7 +472,7 @@ def _first_number(game: GameRecord, nseats: int) -> int:
     position = game.start_position
     if position is not None:
         fields = position.split()
-        if fields and fields[-1].isdigit():
+        if fields and fields[-1].isdecimal():
             return int(fields[-1]) // nseats + 1
     return 1
 

@@ -21,7 +21,10 @@ def _load(path: str | None, game: str):
     from canter.engine.search.solve.solved import Solved, shipped_proof
 
     if path is None:
-        solved = shipped_proof(game)
+        try:
+            solved = shipped_proof(game)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
         if solved is None:
             raise click.ClickException(f"no proof is shipped for {game}")
         return solved, f"shipped {game} proof", _shipped_text(game)

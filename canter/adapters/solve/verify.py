@@ -55,7 +55,7 @@ def read(text: str) -> tuple[list[Claim], dict[str, str]]:
         if not parts or parts[0].startswith("#"):
             continue
         if parts[0] == "claim":
-            if len(parts) != KEY_FIELDS + 3 or not parts[-1].isdigit():
+            if len(parts) != KEY_FIELDS + 3 or not parts[-1].isdecimal():
                 raise ProofRejected(f"line {number}: a claim is 'claim <key> <winner> "
                                     "<plies>'")
             claims.append(Claim(" ".join(parts[1:1 + KEY_FIELDS]), parts[-2], int(parts[-1])))

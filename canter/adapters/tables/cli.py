@@ -158,7 +158,7 @@ def info(folder: str | None, variant: str, every: bool) -> None:
             continue
         data = store.load(key)
         try:
-            table = Table.from_bytes(data) if data is not None else None
+            table = Table.from_bytes(data, key) if data is not None else None
         except TableError as exc:
             click.echo(f"{key}: {exc}")
             continue

@@ -340,7 +340,7 @@ def _directive(name: str, args: list[str], line_no: int) -> Step:
             raise ValueError(f"exit code must be an integer or 'any', not {args[0]!r}") from None
     if name == "format":
         arity(1, 1)
-        if not args[0].isdigit():
+        if not args[0].isdecimal():
             raise ValueError(f"format version must be a number, not {args[0]!r}")
         return _VersionMarker(line_no, int(args[0]))
     raise ValueError(f"unknown directive '@{name}' (see docs/transcripts.md)")

@@ -64,7 +64,7 @@ def format_position(pos: Position) -> str:
 
 def _whole(text: str) -> bool:
     """A whole number in its one spelling (no sign, no leading zero)."""
-    return text.isdigit() and (text == "0" or not text.startswith("0"))
+    return text.isdecimal() and (text == "0" or not text.startswith("0"))
 
 
 def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Position:
@@ -98,7 +98,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
         cells = board.rank_cells(rank)
         i = 0
         for token in re.findall(r"\d+|\D", row):
-            if token.isdigit():
+            if token.isdecimal():
                 if token.startswith("0"):
                     # One spelling per position: no zero runs, no leading zeros.
                     raise PositionError("placement", f"rank {rank}: a run of empty cells "

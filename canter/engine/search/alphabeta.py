@@ -129,7 +129,7 @@ def switch_changes(text: str) -> dict[str, int]:
         if name not in SWITCHES:
             raise ValueError(f"unknown switch '{shorten(name)}' (known: "
                              f"{', '.join(sorted(SWITCHES))})")
-        if not sep or not value.isdigit() or int(value) > SWITCHES[name]:
+        if not sep or not value.isdecimal() or int(value) > SWITCHES[name]:
             raise ValueError(f"switch '{name}' takes a whole number from 0 to "
                              f"{SWITCHES[name]}, as {name}=1")
         out[name] = int(value)

@@ -72,7 +72,7 @@ def key_position(key: str, rules: object | None = None) -> Position:
 
 def _whole(text: str, what: str, line: int, low: int, high: int, signed: bool = False) -> int:
     body = text[1:] if signed and text.startswith("-") else text
-    if not body.isdigit():
+    if not body.isdecimal():
         raise BookError(f"{what} '{text[:20]}' is not a whole number", line)
     value = int(text)
     if not low <= value <= high:

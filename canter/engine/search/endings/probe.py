@@ -96,7 +96,7 @@ class Endings:
         data = self.load(key)
         if data is not None:
             try:
-                table = Table.from_bytes(data)
+                table = Table.from_bytes(data, key)
             except TableError:
                 table = None
         if table is None and self.build_missing:

@@ -95,7 +95,9 @@ class Table:
         return head + len(body).to_bytes(8, "little") + body + rare
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> Table:
+    def from_bytes(cls, data: bytes, key: str | None = None) -> Table:
+        """The table in a file's bytes; TableError for anything else, including (with
+        `key`) the table of another class than the one looked for."""
         try:
             line, rest = data.split(b"\n", 1)
             header = json.loads(line)
@@ -104,25 +106,49 @@ class Table:
             if header.get("format") != MAGIC or header.get("version") != FORMAT_VERSION:
                 raise TableError("not a canter endings table of this version")
             material = parse_material(header["class"])
+            if key is not None and material.key != key:
+                raise TableError(f"{key}: the file holds the table of {material.key}")
+            if header["width"] not in (1, 2):
+                raise TableError(f"{material.key}: width {header['width']!r} is not 1 or 2")
             wide = header["width"] == 2
+            count = header["extras"]
+            if type(count) is not int or count < 0:
+                raise TableError(f"{material.key}: extras {count!r} is not a count")
+            stats = header.get("stats")
+            if stats is not None and not isinstance(stats, dict):
+                raise TableError(f"{material.key}: stats is not an object")
             n = int.from_bytes(rest[:8], "little")
-            raw = zlib.decompress(rest[8:8 + n])
+            # Never inflate more than the class can hold: a small hostile file could
+            # otherwise ask for gigabytes before the sizes are checked.
+            width = 2 if wide else 1
+            raw = _inflate(rest[8:8 + n], material.base_size * width)
             base = array("H" if wide else "B")
             base.frombytes(raw)
-            rare = zlib.decompress(rest[8 + n:])
-            count = header["extras"]
+            rare = _inflate(rest[8 + n:], count * (8 + width))
             keys = array("Q")
             keys.frombytes(rare[:8 * count])
             values = array("H" if wide else "B")
             values.frombytes(rare[8 * count:])
-        except (ValueError, KeyError, TypeError, zlib.error, EOFError) as exc:
-            raise TableError(f"damaged table: {exc}") from None
+        except (ValueError, KeyError, TypeError, zlib.error, EOFError, RecursionError) as exc:
+            if isinstance(exc, TableError):
+                raise
+            raise TableError(f"damaged table: {type(exc).__name__}: {exc}"[:300]) from None
         if len(base) != material.base_size or len(values) != count:
             raise TableError(f"{material.key}: the sizes do not match the class")
-        table = cls(material, base, keys, values, header.get("stats"))
+        table = cls(material, base, keys, values, stats)
         if header.get("rules") != table.rules_key:
             raise TableError(f"{material.key}: built under other rules")
         return table
+
+
+def _inflate(data: bytes, size: int) -> bytes:
+    """zlib-decompress at most `size` bytes; TableError if the data holds more or less."""
+    inflater = zlib.decompressobj()
+    out = inflater.decompress(data, size + 1)
+    if len(out) != size or not inflater.eof:
+        raise TableError(f"damaged table: a compressed part is not the {size} bytes the "
+                         "class needs")
+    return out
 
 
 def rules_key(rules) -> str:

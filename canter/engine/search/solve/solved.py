@@ -13,6 +13,7 @@ repetition made possible by the game's earlier history).
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
@@ -138,10 +139,22 @@ class Solved:
         return out
 
 
-@cache
 def shipped_proof(variant_name: str) -> Solved | None:
-    """The proof that comes with canter for a game, or None. Read once per process."""
+    """The proof that comes with canter for a game, or None. Read once per process; a
+    damaged one (a broken install) is a ValueError each time it is asked for."""
+    got = _shipped(variant_name)
+    if isinstance(got, str):
+        raise ValueError(got)
+    return got
+
+
+@cache
+def _shipped(variant_name: str) -> Solved | str | None:
+    """The shipped proof, None, or what is wrong with it (kept, so it is read once)."""
     path = resources.files(__package__).joinpath(PROOFS_DIR, f"{variant_name}.txt.gz")
     if not path.is_file():
         return None
-    return Solved(parse_proof(read_bytes(path.read_bytes())))
+    try:
+        return Solved(parse_proof(read_bytes(path.read_bytes())))
+    except (ValueError, OSError, EOFError, zlib.error) as exc:  # (UnicodeError: a ValueError)
+        return f"the shipped proof of {variant_name} is damaged: {type(exc).__name__}: {exc}"
