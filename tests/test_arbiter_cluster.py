@@ -112,6 +112,42 @@ def test_a_worker_killed_in_mid_game_loses_no_game_and_counts_none_twice(tmp_pat
             proc.wait()
 
 
+def test_a_lost_scheduler_stops_the_run_in_one_line_and_keeps_the_games(tmp_path):
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--dashboard-address", ":0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    workers = [subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
+         "--nthreads", "1", "--host", "127.0.0.1", "--dashboard-address", ":0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV) for _ in range(2)]
+    pgn = tmp_path / "games.pgn"
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "canter", "match", "--progress", "lines",
+             "--engine", f"{CANTER} name=a", "--engine", f"{CANTER} name=b",
+             "--nodes", "400", "--games", "6", "--maxplies", "60", "--pgn", str(pgn),
+             "--cluster", address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        assert run.stdout is not None
+        for line in run.stdout:
+            if line.startswith("[1/6]"):
+                break
+        scheduler.kill()  # while the coordinator waits on the games still out
+        out, err = run.communicate(timeout=120)
+        assert run.returncode != 0
+        errors = [line for line in err.splitlines() if line.strip()]
+        assert len(errors) == 1 and "went away" in errors[0] and "resume" in errors[0], err
+        assert len(games(pgn)) >= 1
+    finally:
+        for proc in (*workers, scheduler):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
 def test_a_killed_coordinator_resumes_from_its_record_file(tmp_path):
     pgn = tmp_path / "games.pgn"
     args = [sys.executable, "-m", "canter", "match", "--progress", "lines",
@@ -179,6 +215,11 @@ def test_cluster_usage_errors():
     assert done.returncode == 1 and "no scheduler answers" in done.stderr
     # nothing listens there: said as such, not after Dask's connect timeout
     assert f"connection refused by 127.0.0.1:{port}" in done.stderr
+    for address in ("tcp://h:notaport", "inproc://x"):  # Dask's own reading fails
+        done = match("--engine", CANTER, "--engine", f"{CANTER} name=b", "--nodes", "50",
+                     "--cluster", address)
+        assert done.returncode == 1, done.stderr
+        assert f"Error: --cluster {address}: not a scheduler address (" in done.stderr
 
 
 def test_without_dask_the_error_names_the_extra():

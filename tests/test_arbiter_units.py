@@ -110,6 +110,12 @@ def test_schedule_three_seats_and_tournaments() -> None:
     assert round_robin(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     assert gauntlet(4, 2) == [(0, 1), (0, 2), (0, 3)]
     assert gauntlet(4, 3) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+    assert gauntlet(4, 3, seeds=2) == [(0, 2, 3), (1, 2, 3)]
+    # Three seats: each seed must meet two others, so four engines take at most two seeds.
+    with pytest.raises(ValueError, match="needs 1 to 2 seeds"):
+        gauntlet(4, 3, seeds=3)
+    with pytest.raises(ValueError, match="needs at least 3 engines"):
+        gauntlet(2, 3)
     # blocks of all encounters interleave: a run stopped early is balanced
     jobs = build_schedule(round_robin(3, 2), 4, openings=5)
     assert [j.encounter for j in jobs[:6]] == [0, 0, 1, 1, 2, 2]
@@ -321,3 +327,35 @@ def test_a_three_seat_match_shows_the_first_engines_pairwise_score() -> None:
         "pairwise_score"]["score"] == 0.625
     assert "pairwise_score" not in summary(tally, names, 3, 2, "tri-camelot", None, False,
                                            False, match=False)
+
+
+def test_a_new_run_on_a_worker_thread_closes_only_that_thread_s_old_engines(monkeypatch):
+    # A worker started with --nthreads 2 may play a game of run A on one thread while its
+    # other thread takes the first game of run B: A's engines in use must stay open.
+    import threading
+
+    from canter.adapters.arbiter import cluster
+    from canter.adapters.arbiter.game import EnginePool, Settings
+
+    closed = []
+    monkeypatch.setattr(EnginePool, "close", lambda self: closed.append(self))
+    monkeypatch.setattr(cluster, "_POOLS", {})
+    settings = Settings(variant="camelot")
+    pools = {}
+
+    def take(name, run):
+        pools[name] = cluster._pool(run, settings)
+
+    taken, playing = threading.Event(), threading.Event()
+    first = threading.Thread(target=lambda: (take("t1", "A"), taken.set(), playing.wait(10)))
+    first.start()  # (alive until the end, so the second thread cannot reuse its ident)
+    assert taken.wait(10) and list(cluster._POOLS) == [("A", first.ident)]
+    second = threading.Thread(target=take, args=("t2", "B"))
+    second.start()
+    second.join()
+    playing.set()
+    first.join()
+    assert closed == []  # t1's pool of run A is another thread's: left alone
+    take("main-a", "A")
+    take("main-b", "B")  # this thread's own pool of run A is idle here: it goes
+    assert closed == [pools["main-a"]]

@@ -99,11 +99,14 @@ def parse_address(text: str) -> tuple[str, int | None]:
 def connect(address: str) -> Connection:
     distributed = import_dask()
     where, n = parse_address(address)
-    # Dask logs every worker coming and going; an arbiter's output is its own.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    # Dask logs every worker coming and going, and a lost scheduler as pages of
+    # tracebacks; an arbiter's output is its own, and it says what went wrong in one line.
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.startswith("distributed"):  # (Dask sets levels of its own on some)
+            logging.getLogger(name).setLevel(logging.CRITICAL)
     if n is not None:
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
+                                           dashboard_address=None, silence_logs=logging.CRITICAL)
         try:
             client = distributed.Client(cluster)
         except BaseException:
@@ -118,6 +121,8 @@ def connect(address: str) -> Connection:
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"--cluster {address}: no scheduler answers there ({exc})") \
             from None
+    except ValueError as exc:  # (Dask's own reading of it: `tcp://h:notaport`, `inproc://x`)
+        raise ClusterError(f"--cluster {address}: not a scheduler address ({exc})") from None
     return Connection(client, None, where)
 
 
@@ -162,13 +167,16 @@ class EngineMissing(Exception):
 
 
 def _pool(run: str, settings: Settings) -> EnginePool:
-    key = (run, threading.get_ident())
+    thread = threading.get_ident()
+    key = (run, thread)
     stale = []
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:
-            # another run's engines (its coordinator gone without closing them) go now
-            stale = [k for k in _POOLS if k[0] != run]
+            # This thread's engines of another run (its coordinator gone without closing
+            # them) go now. Only this thread's: another thread of a worker started with
+            # --nthreads above 1 may be playing a game of that run with its own.
+            stale = [k for k in _POOLS if k[0] != run and k[1] == thread]
             pool = EnginePool(settings)
             _POOLS[key] = pool
         closing = [_POOLS.pop(k) for k in stale]
@@ -331,6 +339,14 @@ class Feeder:
                 except distributed.TimeoutError:
                     self._fill()
                     continue
+                except distributed.CancelledError:
+                    # The client cancels every game it waits on when it loses the
+                    # scheduler; a stop of our own cancels them too.
+                    if self.abort.is_set() or self._stopped:
+                        break
+                    raise ClusterError(f"the scheduler at {self.conn.address} went away; "
+                                       "finished games are saved: run the same command to "
+                                       "resume") from None
                 for future in done:
                     with self._lock:
                         job = self._futures.pop(future, None)

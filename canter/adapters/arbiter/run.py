@@ -372,8 +372,9 @@ class Arbiter:
                         raise ArbiterError(f"--cluster {cfg.cluster}: {payload}")
                     # A bug, or a value no check caught: stop the run with one line, not
                     # a traceback; the finished games are already in the record file.
+                    first = (str(payload).splitlines() or [""])[0][:200]
                     raise ArbiterError(f"the run stopped: {type(payload).__name__}: "
-                                       f"{payload}") from payload
+                                       f"{first}") from payload
                 if kind == "done":
                     continue
                 remaining -= 1
@@ -409,6 +410,11 @@ class Arbiter:
                         break
                     if kind == "game":
                         self._record(payload, outcome)  # type: ignore[arg-type]
+                        # (one of them may decide it: the rest are then not recorded)
+                        state = sprt_state(self.tally, cfg.sprt)
+                        if state is not None and state.finished:
+                            self.say(f"SPRT decided: {state.decision} (LLR {state.llr:.2f})")
+                            outcome.stopped_by_sprt = True
             finally:
                 for pool in pools:
                     pool.close()

@@ -40,8 +40,12 @@ def round_robin(nplayers: int, seats: int) -> list[tuple[int, ...]]:
 
 def gauntlet(nplayers: int, seats: int, seeds: int = 1) -> list[tuple[int, ...]]:
     """Each of the first `seeds` players meets every group of seats-1 of the others."""
-    if not 1 <= seeds < nplayers:
-        raise ValueError(f"a gauntlet needs 1 to {nplayers - 1} seeds")
+    # Each seed needs seats-1 others to meet: at most nplayers - (seats-1) seeds.
+    most = nplayers - (seats - 1)
+    if not 1 <= seeds <= most:
+        raise ValueError(f"a gauntlet of {nplayers} engines for {seats} seats needs 1 to "
+                         f"{most} seeds" if most >= 1 else
+                         f"a gauntlet for {seats} seats needs at least {seats} engines")
     others = range(seeds, nplayers)
     return [(s, *rest) for s in range(seeds) for rest in itertools.combinations(others, seats - 1)]
 
