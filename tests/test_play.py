@@ -326,3 +326,68 @@ def test_engine_answers_from_the_chivalry_start() -> None:
     child.sendline("quit")
     child.expect("game left unfinished")
     assert finish(child) == 0
+
+
+def test_a_game_under_other_rules_is_saved_with_them_and_loads_again(tmp_path) -> None:
+    # Under Repetition=off the shuffle goes on past a third repetition; saved without its
+    # Rules tag the record would end at the repetition and could not be read back.
+    record = tmp_path / "norep.pgn"
+    child = spawn("--human", "all", "--setoption", "Rule Repetition=off", "--save",
+                  str(record))
+    for move in SHUFFLE * 2 + ["D6-D5"]:
+        child.expect(r"(white|black)> ")
+        child.sendline(move)
+    child.expect("black> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.tags["Rules"] == "repetition=off" and len(game.moves) == 9
+    child = spawn("--human", "all", "--load", str(record))
+    child.expect("black> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+CLUB = """[Event "Club final"]
+[Site "Camelot club"]
+[Date "2026.05.01"]
+[Round "3"]
+[Variant "Camelot"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+[Termination "resignation"]
+[Reason "black resigns"]
+
+1. D6-F8 1-0
+"""
+
+
+def test_a_loaded_record_keeps_its_tags_and_its_ending_when_saved_over(tmp_path) -> None:
+    club = tmp_path / "club.pgn"
+    club.write_text(CLUB)
+    child = spawn("--human", "all", "--load", str(club), "--save", str(club))
+    child.expect("game over: black resigns")  # no move after a resignation
+    assert finish(child) == 0
+    [game] = read_games_file(str(club))
+    assert {k: game.tags[k] for k in ("Event", "Site", "Date", "Round", "White", "Black",
+                                      "Termination")} == {
+        "Event": "Club final", "Site": "Camelot club", "Date": "2026.05.01", "Round": "3",
+        "White": "Alice", "Black": "Bob", "Termination": "resignation"}
+    assert game.result == "1-0" and game.moves == ["D6-F8"]
+
+
+def test_the_engine_is_given_every_ruling_of_the_game() -> None:
+    from types import SimpleNamespace
+
+    from canter.adapters.play.game import EngineSettings, TerminalGame
+    from canter.engine import Rules
+
+    start = Position.start("camelot", Rules(repetition="off", quiet_limit=40))
+    game = TerminalGame(start, [], {0, 1}, EngineSettings(["x"]), reader=object(),
+                        write=lambda text: None)
+    engine = SimpleNamespace(options={"rule repetition": 1, "rule quiet limit": 1,
+                                      "rule exit duty persists": 1})
+    assert game._rule_options(engine) == {  # only options the engine declares
+        "Rule Repetition": "off", "Rule Quiet Limit": "40",
+        "Rule Exit Duty Persists": "true"}

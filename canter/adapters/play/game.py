@@ -199,9 +199,11 @@ class TerminalGame:
         self.save_path = save_path
         self.clock_text = clock_text
         self.loaded_from = loaded_from  # the record file the game came from: save may replace it
+        self.saved_to: list[str] = []  # files this game was saved to: save may replace them
         self.result_text: str | None = None
         self.result_token = "*"
         self.termination: str | None = None
+        self._take_recorded_result()
 
     @property
     def variant(self):
@@ -253,6 +255,9 @@ class TerminalGame:
 
     def announce_if_over(self) -> bool:
         outcome = self.pos.outcome()
+        if outcome is None and self.result_token != "*":  # ended as the record says
+            self.write(f"game over: {self.result_text}")
+            return True
         if outcome is None:
             return False
         from canter.adapters.records.format import result_from_ranking
@@ -478,10 +483,12 @@ class TerminalGame:
         try:
             save_record(path, self.start, self.played(), self.players(), self.notes,
                         self.result_token, self.termination, self.result_text,
-                        self.clock_text, loaded=self.loaded_from)
+                        self.clock_text, loaded=self.loaded_from, tags=self.tags,
+                        saved=self.saved_to)
         except (OSError, ValueError) as exc:
             self.write(f"cannot save {path}: {_reason(exc)}")
             return False
+        self.saved_to.append(path)
         self.write(f"saved {count(len(self.played()), 'move')} to {path}")
         return True
 
@@ -498,14 +505,19 @@ class TerminalGame:
             self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
                        f"{self.variant.name}")
             return False
+        # The rulings given with --setoption hold for every game of the session.
+        start.rules = rules_from_options(start.rules, self.engine_settings.options)
         self.start = start.copy()
         self.pos = start.copy()
         for move in moves:
             self.pos.push(move)
         self.notes = list(notes)
-        self.tags.update(tags)
+        self.tags = dict(tags)
         self.loaded_from = args[0]
+        self.result_text, self.result_token, self.termination = None, "*", None
+        self._take_recorded_result()
         if self.engine is not None:
+            self.engine.configure(self._rule_options(self.engine))
             self.engine.new_game()
         self.write(f"loaded {count(len(moves), 'move')} from {args[0]}")
         self.show_board()
@@ -531,9 +543,13 @@ class TerminalGame:
 
             self.write("starting engine: " + " ".join(self.engine_settings.command))
             engine = Engine.start(list(self.engine_settings.command))
-            options = dict(self.engine_settings.options)
+            options: dict[str, str] = {}
             if "uci_variant" in engine.options:
-                options.setdefault("UCI_Variant", self.variant.name)
+                options["UCI_Variant"] = self.variant.name
+            # The game's rulings (a loaded record's Rules tag, --setoption), so the engine
+            # ends the game where the terminal does; then the options as given.
+            options.update(self._rule_options(engine))
+            options.update(self.engine_settings.options)
             try:
                 engine.configure(options)
                 engine.new_game()
@@ -547,6 +563,32 @@ class TerminalGame:
                 raise
             self.engine = engine
         return self.engine
+
+    def _rule_options(self, engine) -> dict[str, str]:
+        """Every ruling of the game as the `Rule ...` options the engine declares."""
+        from dataclasses import fields
+
+        from canter.protocol.options import rule_option_name
+
+        rules = self.start.rules
+        out = {}
+        for f in fields(rules):
+            name = rule_option_name(f.name)
+            if name.lower() in engine.options:
+                value = getattr(rules, f.name)
+                out[name] = ("true" if value else "false") if isinstance(value, bool) \
+                    else str(value)
+        return out
+
+    def _take_recorded_result(self) -> None:
+        """A loaded record that ended by something the rules do not see (a resignation, a
+        forfeit, an agreed draw) stays ended: its result is the game's."""
+        token = self.tags.get("Result", "*")
+        if token != "*" and self.pos.outcome() is None:
+            self.result_token = token
+            self.termination = self.tags.get("Termination")
+            self.result_text = self.tags.get("Reason") or f"{token} by the record" + (
+                f" ({self.termination})" if self.termination else "")
 
     def close_engine(self) -> None:
         if self.engine is not None:
@@ -641,7 +683,7 @@ def _columns(words: list[str], width: int = 78) -> str:
 PLAY_EVENT = "canter play"  # the Event of the records `save` writes
 
 
-def check_save_target(path: str, loaded: str | None = None) -> None:
+def check_save_target(path: str, loaded: str | None = None, saved: Sequence[str] = ()) -> None:
     """`save` replaces its file whole, so it may replace only a file that is missing,
     empty, or one game record that is this game saved before (`canter play`'s) or the
     game loaded (`loaded`, the file it came from): never other games of a record file,
@@ -667,19 +709,30 @@ def check_save_target(path: str, loaded: str | None = None) -> None:
                          "another file")
     from canter.adapters.files import same_file
 
-    if games[0].tags.get("Event") != PLAY_EVENT and not (loaded and same_file(path, loaded)):
+    own = [p for p in (loaded, *saved) if p]
+    if games[0].tags.get("Event") != PLAY_EVENT and not any(same_file(path, p) for p in own):
         event = games[0].tags.get("Event", "?")
         raise ValueError(f"{path} holds a game of another program's (Event \"{event}\"), not "
                          "one canter play saved or loaded; saving would replace it: give "
                          "another file")
 
 
+# Tags a saved record takes from the game as it stands, never from the record it was loaded
+# from: what is on the board, under which rules, and how (or whether) it ended.
+_TAGS_OF_THE_GAME_NOW = frozenset({
+    "Variant", "SetUp", "Position", "Rules", "Result", "Termination", "Reason", "PlyCount",
+    "TimeControl", "Teams"})
+
+
 def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequence[str],
                 notes: Sequence[dict | None] = (), result: str = "*",
                 termination: str | None = None, reason: str | None = None,
-                time_control: str | None = None, loaded: str | None = None) -> None:
+                time_control: str | None = None, loaded: str | None = None,
+                tags: dict[str, str] | None = None, saved: Sequence[str] = ()) -> None:
     """Write the game as a game record (docs/game-records.md); `loaded`: the file the game
-    was loaded from, which it may replace (check_save_target)."""
+    was loaded from, and `saved` those this game was saved to, which it may replace
+    (check_save_target). `tags`: a loaded record's, kept (its event, players, date...)
+    except what the game as it now stands says (variant, start, rules, result)."""
     import datetime
 
     from canter.adapters.records.format import GameRecord, write_game
@@ -690,8 +743,11 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
         v.name, list(players), event=PLAY_EVENT, site="terminal",
         date=datetime.date.today().strftime("%Y.%m.%d"),
         position=None if start.to_string() == standard else start.to_string(),
-        time_control=time_control,
+        time_control=time_control, rules=start.rules,
     )
+    for key, value in (tags or {}).items():
+        if key not in _TAGS_OF_THE_GAME_NOW:
+            game.tags[key] = value
     for i, move in enumerate(moves):
         note = notes[i] if i < len(notes) else None
         game.add_move(format_move(v, move), **(note or {}))
@@ -699,7 +755,7 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
         game.set_result(result, termination=termination, reason=reason)
     from canter.adapters.files import replace_file
 
-    check_save_target(path, loaded)
+    check_save_target(path, loaded, saved)
     replace_file(path, write_game(game))  # killed while writing: the old file is kept
 
 
