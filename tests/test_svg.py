@@ -168,6 +168,13 @@ def test_game_svgs_and_html_page() -> None:
     for picture in embedded:
         _parse(picture)
     assert "C11-B10" in page
+    # Every id on the page is unique, and each frame's arrow points at its own head (a
+    # head in a hidden frame is not drawn).
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    for i, picture in enumerate(embedded):
+        for used in re.findall(r"url\(#([^)]+)\)", picture):
+            assert f'id="{used}"' in picture, (i, used)
 
 
 def test_show_command_text_and_files(tmp_path) -> None:

@@ -19,7 +19,7 @@ def game_html(start: Position, moves: Sequence[Move], title: str = "canter game"
     svgs = game_svgs(start, moves, view)
     texts = [format_move(v, m) for m in moves]
     frames = "\n".join(
-        f'<div class="frame" id="ply-{i}"{"" if i == 0 else " hidden"}>{svg}</div>'
+        f'<div class="frame" id="ply-{i}"{"" if i == 0 else " hidden"}>{_own_ids(svg, i)}</div>'
         for i, svg in enumerate(svgs)
     )
     move_items = ['<li><a href="#" data-ply="0">start</a></li>']
@@ -105,3 +105,10 @@ th {{ text-align: left; padding-right: 1em; }}
 </body>
 </html>
 """
+
+
+def _own_ids(svg: str, ply: int) -> str:
+    """One page holds every frame's picture: each needs its own arrowhead id, or every
+    arrow takes the first frame's, which is hidden after the first step (no head)."""
+    return (svg.replace('id="arrowhead"', f'id="arrowhead-{ply}"')
+            .replace("url(#arrowhead)", f"url(#arrowhead-{ply})"))
