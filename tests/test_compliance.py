@@ -69,3 +69,11 @@ def test_an_illegal_ponder_move_fails_the_search_steps() -> None:
     code, steps, out = compliance(sys.executable, str(BAD), "--bad-ponder")
     assert code == 1
     assert steps["position startpos"] == "FAIL" and "ponder move A1-A2 is illegal" in out, out
+
+
+def test_an_engine_that_answers_a_ponder_search_by_itself_fails_it() -> None:
+    # A third of a second: about the hard budget of 1 s clocks, past a 0.2 s look.
+    code, steps, out = compliance(sys.executable, str(BAD), "--ponder-timed", "0.3")
+    assert code == 1
+    assert {n for n, m in steps.items() if m == "FAIL"} == {"go ponder + ponderhit"}, out
+    assert "before ponderhit" in out

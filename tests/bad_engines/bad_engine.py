@@ -19,6 +19,8 @@ Protocol breaches (for `canter compliance`):
   --move-when-over       a decided position gets a bestmove anyway, not `bestmove (none)`
   --bad-exit N           quit exits with code N
   --bad-ponder           every bestmove names an illegal ponder move (`ponder A1-A2`)
+  --ponder-timed S       `go ponder` is searched as a timed go: bestmove after S seconds,
+                         without waiting for ponderhit (an engine that ignores `ponder`)
 Other: --name NAME (id name, default "bad"); --score CP (the score its info lines report,
 default 0: e.g. a hopeless -3000 for resign adjudication).
 """
@@ -136,10 +138,13 @@ class Bad:
                  "whitetime", "blacktime", "whiteinc", "blackinc"}
         i = 0
         searchmoves: list[str] = []
-        endless = False
+        endless = ponder_timed = False
         while i < len(words):
             w = words[i].lower()
-            if w in ("infinite", "ponder"):
+            if w == "ponder" and a.ponder_timed:
+                ponder_timed = True
+                i += 1
+            elif w in ("infinite", "ponder"):
                 endless = True
                 i += 1
             elif w == "searchmoves":
@@ -177,10 +182,12 @@ class Bad:
             time.sleep(a.delay)
         if move is not None:
             out(f"info depth 1 score cp {a.score} nodes 1 pv {move}")
-        if endless and self.pos.outcome() is None:
+        if (endless or ponder_timed) and self.pos.outcome() is None:
             self.pending_move = move
             self.search_over.clear()
             self.searching.set()
+            if ponder_timed:  # it answers by itself, still reading commands meanwhile
+                threading.Timer(a.ponder_timed, self.stop).start()
             return
         self.finish(move)
 
@@ -258,6 +265,7 @@ def main() -> None:
                  "slow-at-go", "garbage-at-go", "flood-at-go"):
         p.add_argument(f"--{flag}", type=int, default=0)
     p.add_argument("--delay", type=float, default=1.0)
+    p.add_argument("--ponder-timed", type=float, default=0.0)
     p.add_argument("--illegal-chance", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--score", type=int, default=0)

@@ -331,7 +331,9 @@ class Compliance:
         ponder = OPENING[:1]  # the position ends with the predicted move
         self.e.set_position("startpos", ponder)
         self.e.go_raw("go ponder wtime 1000 btime 1000", wait=False)
-        time.sleep(0.2)
+        # Longer than an engine that ignores `ponder` would think on these clocks (its hard
+        # budget, a third of a second, or so), so its early bestmove is caught.
+        time.sleep(0.5)
         self.e.ping(timeout=1.0)  # reads everything said so far, up to readyok
         if not self.e.searching:
             early = next(line for line in self.e.read_bestmove() if line.startswith("bestmove"))
