@@ -223,13 +223,31 @@ def tri_row(rankings: list[list[list[str]]], total: int, summary: dict | None = 
     return str(games), result, elo_text, verdict(summary, games, total, los, fixed)
 
 
-def read_rankings(pgn: str) -> list[list[list[str]]]:
-    """Each finished game's ranking by player name, best first, from the records."""
-    from canter.adapters.arbiter.results import ranking_of
+def scheduled(pgn: str, games: int | None = None) -> list:
+    """The records of the run's games: those numbered (Round) up to `games`. A file
+    resumed with a smaller --games keeps games the arbiter no longer counts, and neither
+    may the row."""
     from canter.adapters.records.format import read_games_file
 
+    records = read_games_file(pgn, allow_unterminated=True)
+    if games is None:
+        return list(records)
+
+    def number(record) -> int:
+        try:
+            return int(record.tags.get("Round", "0"))
+        except ValueError:
+            return 0
+
+    return [r for r in records if 1 <= number(r) <= games]
+
+
+def read_rankings(pgn: str, games: int | None = None) -> list[list[list[str]]]:
+    """Each finished game's ranking by player name, best first, from the records."""
+    from canter.adapters.arbiter.results import ranking_of
+
     rankings = []
-    for record in read_games_file(pgn, allow_unterminated=True):
+    for record in scheduled(pgn, games):
         if record.points is None:
             continue
         names = record.players
@@ -256,15 +274,14 @@ def _movers(record) -> list[int]:
     return movers
 
 
-def in_play(pgn: str) -> tuple[dict[str, tuple[float, int]], dict[str, tuple[float, int]]]:
+def in_play(pgn: str, games: int | None = None
+            ) -> tuple[dict[str, tuple[float, int]], dict[str, tuple[float, int]]]:
     """From the records' move comments, each player's mean completed search depth over its
     moves that carry one (book moves do not), {name: (mean, moves)}, and the median of
     the seconds it thought in a game, {name: (median, games)}."""
-    from canter.adapters.records.format import read_games_file
-
     depths: dict[str, list[int]] = {}
     clocks: dict[str, list[float]] = {}
-    for record in read_games_file(pgn, allow_unterminated=True):
+    for record in scheduled(pgn, games):
         names = record.players
         thought = dict.fromkeys(names, 0.0)
         for seat, comment in zip(_movers(record), record.comments, strict=False):
@@ -314,6 +331,41 @@ def default_change(rev: str, base_sha: str) -> str:
     # the engine is the package: new files there count, stray files elsewhere do not
     edited = bool(_git_text("status", "--porcelain", "--", "canter"))
     return f"{head}{' + edits' if edited else ''} vs {rev} ({base_sha[:7]})"
+
+
+def tree_identity() -> str:
+    """Which `new` plays: HEAD and a hash of the package's uncommitted edits and new files
+    (the engine is the package; files elsewhere do not change it)."""
+    import hashlib
+
+    head = _git_text("rev-parse", "HEAD") or "?"
+    digest = hashlib.sha256(_git_text("diff", "HEAD", "--binary", "--", "canter").encode())
+    for name in sorted(_git_text("ls-files", "--others", "--exclude-standard", "--",
+                                 "canter").splitlines()):
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update((CHECKOUT / name).read_bytes())
+        except OSError:
+            pass
+    edits = digest.hexdigest()[:12]
+    clean = not _git_text("status", "--porcelain", "--", "canter")
+    return head if clean else f"{head}+{edits}"
+
+
+def check_same_new(pgn: str) -> str | None:
+    """A resumed run must go on with the `new` it began with: the record file's sidecar
+    `PGN.new-build` names it. None if this tree may play (the sidecar is then written),
+    else why not."""
+    mark = Path(pgn + ".new-build")
+    now = tree_identity()
+    began = mark.read_text(encoding="utf-8").strip() if mark.exists() else None
+    if began is not None and began != now:
+        return (f"{pgn} was begun by another build of the working tree (new {began}, now "
+                f"{now}): resuming would pool the games of two builds in one test; give "
+                "another --pgn, or go back to that build")
+    if began is None:
+        mark.write_text(now + "\n", encoding="utf-8")
+    return None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -436,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     base_sha = build.sha
     change = args.change or default_change(args.base, base_sha)
+    if args.pgn:
+        problem = check_same_new(args.pgn)
+        if problem:
+            print(f"Error: {problem}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory(prefix="canter-strength-") as scratch:
         json_path = str(Path(scratch) / "summary.json")
         # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
@@ -470,12 +527,12 @@ def main(argv: list[str] | None = None) -> int:
                 return code or 1
             cells = two_seat_row(summary, games, args.fixed)
         else:
-            cells = tri_row(read_rankings(pgn) if Path(pgn).exists() else [], games,
+            cells = tri_row(read_rankings(pgn, games) if Path(pgn).exists() else [], games,
                             summary, args.fixed)
         if pgn and Path(pgn).exists():
             # Whether a change searched deeper, or spent more of its clock, in the games it
             # played, not just in a benchmark: what the engines reported with their moves.
-            depths, clocks = in_play(pgn)
+            depths, clocks = in_play(pgn, games)
             print(depth_line(depths))
             print(clock_line(clocks))
     print(summary_row(time.strftime("%Y-%m-%d", time.gmtime()), change, args.variant, limit,

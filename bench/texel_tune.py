@@ -24,7 +24,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from operator import mul
 
 from canter.engine import Position, get_variant
@@ -258,11 +258,21 @@ def tune(train: Data, start: list[float], k: float, iterations: int, rate: float
     return best, best_it
 
 
-def tuned_json(weights: Weights) -> dict[str, object]:
-    """The tuned fields only, so that a file loaded for another game changes no more."""
+TUNED_FIELDS = ("man", "knight", "advance", "race", "defence", "cohesion", "hanging",
+                "tempo", "race_step", "defended", "chain", "threat1", "threat2", "pair_race")
+
+
+def tuned_json(weights: Weights, game: Weights | None = None) -> dict[str, object]:
+    """The tuned fields, and any other field where `weights` differs from the game's own
+    (`game`: a --start file's `race_pieces`, say, which shaped the fit and must go with
+    it), so that a file loaded for another game changes no more."""
     out: dict[str, object] = {}
-    for name in ("man", "knight", "advance", "race", "defence", "cohesion", "hanging",
-                 "tempo", "race_step", "defended", "chain", "threat1", "threat2", "pair_race"):
+    names = list(TUNED_FIELDS)
+    if game is not None:
+        names += [f.name for f in fields(weights)
+                  if f.name not in TUNED_FIELDS
+                  and getattr(weights, f.name) != getattr(game, f.name)]
+    for name in names:
         value = getattr(weights, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     return out
@@ -281,7 +291,7 @@ def main() -> None:
     ap.add_argument("--out", help="write the tuned weights here as JSON")
     a = ap.parse_args()
     variant = get_variant(a.variant)
-    base = weights_for(variant)
+    base = game = weights_for(variant)
     if a.start:
         with open(a.start, encoding="utf-8") as f:
             # Over the game's own weights, as the engine's EvalFile option reads a file.
@@ -337,9 +347,9 @@ def main() -> None:
         from canter.adapters.files import replace_file
 
         try:  # whole or not at all
-            replace_file(a.out, json.dumps(tuned_json(tuned), indent=1) + "\n")
+            replace_file(a.out, json.dumps(tuned_json(tuned, game), indent=1) + "\n")
         except OSError as exc:
-            print(json.dumps(tuned_json(tuned), indent=1))  # the hours of work, not lost
+            print(json.dumps(tuned_json(tuned, game), indent=1))  # the hours of work
             sys.exit(f"Error: --out {a.out}: cannot be written ({exc.strerror}); the "
                      "weights are printed above")
         print(f"weights written to {a.out}")

@@ -472,6 +472,34 @@ def test_the_results_row_has_the_columns_of_the_table() -> None:
             in table)
 
 
+def test_a_resumed_run_must_go_on_with_the_build_of_new_it_began_with(tmp_path,
+                                                                      monkeypatch) -> None:
+    repo = tmp_path / "repo"
+    (repo / "canter").mkdir(parents=True)
+    (repo / "canter" / "a.py").write_text("x = 1\n")
+    (repo / "notes.txt").write_text("not the engine\n")
+    git(tmp_path, "init", "--quiet", str(repo))
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "one")
+    monkeypatch.setattr(strength, "CHECKOUT", repo)
+    head = git(repo, "rev-parse", "HEAD")
+    assert strength.tree_identity() == head
+    (repo / "notes.txt").write_text("edited\n")  # outside the package: the same engine
+    assert strength.tree_identity() == head
+    (repo / "canter" / "a.py").write_text("x = 2\n")
+    edited = strength.tree_identity()
+    (repo / "canter" / "b.py").write_text("y = 1\n")  # a new file of the package counts
+    added = strength.tree_identity()
+    assert edited.startswith(head + "+") and added.startswith(head + "+") and edited != added
+    pgn = str(tmp_path / "run.pgn")
+    assert strength.check_same_new(pgn) is None  # a new file: this tree begins it
+    assert Path(pgn + ".new-build").read_text().strip() == added
+    assert strength.check_same_new(pgn) is None  # the same tree goes on
+    (repo / "canter" / "b.py").write_text("y = 2\n")
+    problem = strength.check_same_new(pgn)
+    assert problem is not None and "would pool the games of two builds" in problem
+
+
 def test_a_real_run_against_a_frozen_clone_of_head(tmp_path) -> None:
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", "--no-local", str(ROOT), str(clone)],
@@ -585,6 +613,12 @@ def test_depths_and_time_thought_per_engine_from_the_records(tmp_path) -> None:
     assert clocks == {"new": (pytest.approx(0.2), 2), "base": (pytest.approx(0.35), 2)}
     assert strength.clock_line(clocks) == (
         "thought in a game (median over 2 games): base 0.35 s; new 0.20 s")
+    # A file resumed with a smaller --games keeps games past it: the row leaves them out.
+    one.tags["Round"], two.tags["Round"] = "1", "2"
+    with open(path, "w", encoding="utf-8") as out:
+        write_games([one, two], out)
+    depths, _ = strength.in_play(str(path), games=1)
+    assert depths == {"new": (4.0, 1), "base": (2.5, 2)}
 
 
 # A Tri-Camelot game of the records in which Blue lost its last piece to Green's I10xG8

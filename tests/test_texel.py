@@ -346,6 +346,12 @@ def test_weight_changes_check_names_and_values():
     # What the tuner writes is what the option reads, and Weights takes it whole.
     tuned = texel_tune.tuned_json(Weights(knight=210))
     assert Weights(**weight_changes(tuned)) == Weights(knight=210)
+    # A non-term field a --start file set (it shaped the fit) goes with the weights; those
+    # left as the game has them do not.
+    started = Weights(knight=210, race_pieces=5)
+    tuned = texel_tune.tuned_json(started, Weights())
+    assert tuned["race_pieces"] == 5 and "versus_max" not in tuned
+    assert Weights(**weight_changes(tuned)) == started
 
 
 def test_eval_file_changes_the_evaluation_and_a_bad_one_changes_nothing(tmp_path):
