@@ -341,4 +341,5 @@ def test_a_comment_before_a_tagless_game_s_moves_is_its_opening_comment():
     first, second = read_games("{a remark} D6-F8 1-0\n{between} H11-F9 0-1\n")
     assert first.preamble == "a remark" and first.moves == ["D6-F8"]
     assert second.preamble == "" and second.moves == ["H11-F9"]
-    assert list(read_games("{only a remark}\n")) == []
+    with pytest.raises(RecordError, match="no result token"):  # (a JSON file, say)
+        list(read_games("{only a remark}\n"))

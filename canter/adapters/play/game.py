@@ -568,12 +568,12 @@ class TerminalGame:
         """Every ruling of the game as the `Rule ...` options the engine declares."""
         from dataclasses import fields
 
-        from canter.protocol.options import rule_option_name
-
         rules = self.start.rules
         out = {}
         for f in fields(rules):
-            name = rule_option_name(f.name)
+            # (The protocol's own spelling, docs/protocol.md: 'Rule ' and the field in
+            # title case, so quiet_limit is 'Rule Quiet Limit'.)
+            name = "Rule " + f.name.replace("_", " ").title()
             if name.lower() in engine.options:
                 value = getattr(rules, f.name)
                 out[name] = ("true" if value else "false") if isinstance(value, bool) \

@@ -654,6 +654,11 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
         if exc.game is None:  # (between games, the fault starts the next one)
             exc = RecordError(exc.line, exc.message, number if game is not None else number + 1)
         raise exc from None
+    if game is None and not number and opening:
+        # Nothing but a `{...}` comment: taken as a game cut off before its moves (a JSON
+        # file, say, is no record), as a comment that opens a game would be.
+        game = fresh(1)
+        game.preamble = opening
     if game is not None and (game.moves or game.tags or game.preamble):
         if not allow_unterminated:
             raise RecordError(game.line, "the game has no result token at its end", number)

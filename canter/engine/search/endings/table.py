@@ -130,9 +130,7 @@ class Table:
             values = array("H" if wide else "B")
             values.frombytes(rare[8 * count:])
         except (ValueError, KeyError, TypeError, zlib.error, EOFError, RecursionError) as exc:
-            if isinstance(exc, TableError):
-                raise
-            raise TableError(f"damaged table: {type(exc).__name__}: {exc}"[:300]) from None
+            raise TableError(f"damaged table: {exc}"[:300]) from None
         if len(base) != material.base_size or len(values) != count:
             raise TableError(f"{material.key}: the sizes do not match the class")
         table = cls(material, base, keys, values, stats)
