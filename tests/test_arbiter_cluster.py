@@ -7,6 +7,7 @@ rest; an engine missing on the workers and a missing Dask are one-line errors.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -74,7 +75,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_worker_killed_in_mid_game_loses_no_game_and_counts_none_twice(tmp_path):
+@contextlib.contextmanager
+def running_cluster(pgn: Path):
+    """A scheduler and two one-thread workers, and a six-game run on them that has just
+    finished its first game (both workers busy): yields (scheduler, workers, run)."""
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     scheduler = subprocess.Popen(
@@ -85,45 +89,7 @@ def test_a_worker_killed_in_mid_game_loses_no_game_and_counts_none_twice(tmp_pat
         [sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
          "--nthreads", "1", "--host", "127.0.0.1", "--dashboard-address", ":0"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV) for _ in range(2)]
-    pgn = tmp_path / "games.pgn"
-    try:
-        run = subprocess.Popen(
-            [sys.executable, "-m", "canter", "match", "--progress", "lines",
-             "--engine", f"{CANTER} name=a", "--engine", f"{CANTER} name=b",
-             "--nodes", "400", "--games", "6", "--maxplies", "60", "--pgn", str(pgn),
-             "--cluster", address],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-        assert run.stdout is not None
-        lines = []
-        for line in run.stdout:  # the first finished game: both workers are busy
-            lines.append(line)
-            if line.startswith("[1/6]"):
-                break
-        workers[0].kill()  # in the middle of its next game
-        out, err = run.communicate(timeout=180)
-        assert run.returncode == 0, err
-        numbers = [g[0] for g in games(pgn)]
-        assert numbers == [1, 2, 3, 4, 5, 6], numbers
-        assert "Games played: 6 of 6" in out
-    finally:
-        for proc in (*workers, scheduler):
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-
-
-def test_a_lost_scheduler_stops_the_run_in_one_line_and_keeps_the_games(tmp_path):
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    scheduler = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-         "--port", str(port), "--dashboard-address", ":0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
-    workers = [subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
-         "--nthreads", "1", "--host", "127.0.0.1", "--dashboard-address", ":0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV) for _ in range(2)]
-    pgn = tmp_path / "games.pgn"
+    run = None
     try:
         run = subprocess.Popen(
             [sys.executable, "-m", "canter", "match", "--progress", "lines",
@@ -135,17 +101,37 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_keeps_the_games(tmp_path
         for line in run.stdout:
             if line.startswith("[1/6]"):
                 break
+        yield scheduler, workers, run
+    finally:
+        if run is not None and run.poll() is None:  # (a test that failed half-way)
+            run.kill()
+            run.communicate()
+        for proc in (*workers, scheduler):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def test_a_worker_killed_in_mid_game_loses_no_game_and_counts_none_twice(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    with running_cluster(pgn) as (_, workers, run):
+        workers[0].kill()  # in the middle of its next game
+        out, err = run.communicate(timeout=180)
+        assert run.returncode == 0, err
+        numbers = [g[0] for g in games(pgn)]
+        assert numbers == [1, 2, 3, 4, 5, 6], numbers
+        assert "Games played: 6 of 6" in out
+
+
+def test_a_lost_scheduler_stops_the_run_in_one_line_and_keeps_the_games(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    with running_cluster(pgn) as (scheduler, _, run):
         scheduler.kill()  # while the coordinator waits on the games still out
         out, err = run.communicate(timeout=120)
         assert run.returncode != 0
         errors = [line for line in err.splitlines() if line.strip()]
         assert len(errors) == 1 and "went away" in errors[0] and "resume" in errors[0], err
         assert len(games(pgn)) >= 1
-    finally:
-        for proc in (*workers, scheduler):
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
 
 
 def test_a_killed_coordinator_resumes_from_its_record_file(tmp_path):
