@@ -229,7 +229,8 @@ class Search:
             now = time.monotonic()
             if stop.pondering:
                 return
-            self._ponderhit(now)
+            if self.pondering_started:  # (checked here: a call at every poll costs)
+                self._ponderhit(now)
             if stop.deadline is not None and now >= stop.deadline:
                 raise Aborted
             if self.hard is not None and now - self.t0 >= self.hard:
