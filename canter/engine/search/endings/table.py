@@ -13,6 +13,7 @@ then the zlib-compressed rare states (Castle Moves used, exit duties) as sorted
 from __future__ import annotations
 
 import json
+import sys
 import zlib
 from array import array
 from bisect import bisect_left
@@ -22,6 +23,8 @@ from canter.engine.search.endings.material import Indexer, Material, parse_mater
 MAGIC = "canter-endings"
 FORMAT_VERSION = 1
 DRAW, WIN, LOSS = 0, 1, -1
+# Files are little-endian on every machine; arrays are in the machine's order.
+NATIVE_LITTLE = sys.byteorder == "little"
 
 
 class TableError(ValueError):
@@ -87,9 +90,9 @@ class Table:
             "positions": len(self.base), "extras": len(self.extra_keys),
             "width": 2 if wide else 1, "rules": self.rules_key, "stats": self.stats,
         }
-        body = zlib.compress(base.tobytes(), 9)
-        keys = array("Q", self.extra_keys).tobytes()
-        values = array("H" if wide else "B", self.extra_values).tobytes()
+        body = zlib.compress(_little(base), 9)
+        keys = _little(array("Q", self.extra_keys))
+        values = _little(array("H" if wide else "B", self.extra_values))
         rare = zlib.compress(keys + values, 9)
         head = json.dumps(header, sort_keys=True).encode() + b"\n"
         return head + len(body).to_bytes(8, "little") + body + rare
@@ -122,13 +125,10 @@ class Table:
             # otherwise ask for gigabytes before the sizes are checked.
             width = 2 if wide else 1
             raw = _inflate(rest[8:8 + n], material.base_size * width)
-            base = array("H" if wide else "B")
-            base.frombytes(raw)
+            base = _from_little("H" if wide else "B", raw)
             rare = _inflate(rest[8 + n:], count * (8 + width))
-            keys = array("Q")
-            keys.frombytes(rare[:8 * count])
-            values = array("H" if wide else "B")
-            values.frombytes(rare[8 * count:])
+            keys = _from_little("Q", rare[:8 * count])
+            values = _from_little("H" if wide else "B", rare[8 * count:])
         except (ValueError, KeyError, TypeError, zlib.error, EOFError, RecursionError) as exc:
             raise TableError(f"damaged table: {exc}"[:300]) from None
         if len(base) != material.base_size or len(values) != count:
@@ -136,7 +136,38 @@ class Table:
         table = cls(material, base, keys, values, stats)
         if header.get("rules") != table.rules_key:
             raise TableError(f"{material.key}: built under other rules")
+        _check_rare_keys(table)
         return table
+
+
+def _check_rare_keys(table: Table) -> None:
+    """The probe bisects the rare keys: out of order, or naming no rare state of the class,
+    they would give wrong answers instead of an error."""
+    keys = table.extra_keys
+    states = table.indexer.extra_states
+    limit = len(table.base) * states
+    previous = -1
+    for key in keys:
+        if key <= previous or key >= limit or key % states == 0:
+            raise TableError(f"{table.key}: its rare states are out of order or out of "
+                             "range")
+        previous = key
+
+
+def _little(values: array) -> bytes:
+    if NATIVE_LITTLE or values.itemsize == 1:
+        return values.tobytes()
+    swapped = array(values.typecode, values)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _from_little(typecode: str, raw: bytes) -> array:
+    values = array(typecode)
+    values.frombytes(raw)
+    if not NATIVE_LITTLE and values.itemsize > 1:
+        values.byteswap()
+    return values
 
 
 def _inflate(data: bytes, size: int) -> bytes:
