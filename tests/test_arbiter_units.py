@@ -359,3 +359,49 @@ def test_a_new_run_on_a_worker_thread_closes_only_that_thread_s_old_engines(monk
     take("main-a", "A")
     take("main-b", "B")  # this thread's own pool of run A is idle here: it goes
     assert closed == [pools["main-a"]]
+
+
+def test_games_drained_at_a_stop_are_not_recorded_once_the_sprt_decides(tmp_path) -> None:
+    # Games that finish while a run stops still count, until one of them decides the SPRT;
+    # those after it would move the LLR back between the bounds, so they are not recorded.
+    import queue
+
+    from canter.adapters.arbiter.game import GameResult, Player, Settings
+    from canter.adapters.arbiter.openings import Opening
+    from canter.adapters.arbiter.report import sprt_state
+    from canter.adapters.arbiter.run import Arbiter, RunConfig, RunOutcome
+
+    params = {"elo0": 0.0, "elo1": 400.0, "alpha": 0.2, "beta": 0.2}
+    jobs = [Job(n, 0, (n - 1) // 2, (0, 1) if n % 2 else (1, 0), 0) for n in range(1, 13)]
+    players = [Player(EngineSpec(["x"], name=name), TimeControl(depth=1), 0.0)
+               for name in ("a", "b")]
+    pgn = tmp_path / "drain.pgn"
+    arbiter = Arbiter(RunConfig(players, Settings("camelot"), jobs, [Opening(None)], 2,
+                                pgn=str(pgn), sprt=params))
+
+    def a_wins(job: Job) -> GameResult:
+        result = "1-0" if job.players[0] == 0 else "0-1"
+        return GameResult(job.number, _record(job.number, result),
+                          [[0], [1]] if result == "1-0" else [[1], [0]], "normal", "x")
+
+    # Where a count of a's wins first decides it, reckoned apart from the arbiter.
+    check = Tally(["a", "b"])
+    deciding = None
+    for job in jobs:
+        check.add(job, _record(job.number, "1-0" if job.players[0] == 0 else "0-1"))
+        state = sprt_state(check, params)
+        if state is not None and state.finished:
+            deciding = job.number
+            break
+    assert deciding is not None and deciding < len(jobs)
+
+    results: queue.Queue = queue.Queue()
+    results.put(("done", None))
+    for job in jobs:
+        results.put(("game", a_wins(job)))
+    outcome = RunOutcome(arbiter.tally)
+    arbiter._drain(results, outcome)
+    assert outcome.stopped_by_sprt
+    assert arbiter.tally.games == deciding
+    assert pgn.read_text().count("[Round ") == deciding
+    assert not results.empty()  # the games after the deciding one were left unrecorded

@@ -400,21 +400,7 @@ class Arbiter:
                 self.feeder.close_engines()
                 conn.close()
             try:
-                # Games that ended normally while the run was stopping still count, but
-                # not after the SPRT decided: they could move the LLR back between its
-                # bounds, and a resumed run would then play on after a decided test.
-                while not outcome.stopped_by_sprt:
-                    try:
-                        kind, payload = results.get_nowait()
-                    except queue.Empty:
-                        break
-                    if kind == "game":
-                        self._record(payload, outcome)  # type: ignore[arg-type]
-                        # (one of them may decide it: the rest are then not recorded)
-                        state = sprt_state(self.tally, cfg.sprt)
-                        if state is not None and state.finished:
-                            self.say(f"SPRT decided: {state.decision} (LLR {state.llr:.2f})")
-                            outcome.stopped_by_sprt = True
+                self._drain(results, outcome)
             finally:
                 for pool in pools:
                     pool.close()
@@ -474,6 +460,22 @@ class Arbiter:
                              lambda kind, payload: results.put((kind, payload)), self.abort)
         self.say(f"Cluster {conn.address}: {count(len(conn.workers()), 'worker')}")
         return conn
+
+    def _drain(self, results: queue.Queue[tuple[str, object]], outcome: RunOutcome) -> None:
+        """Record the games that ended normally while the run was stopping, but none
+        after the SPRT decided: they could move the LLR back between its bounds, and a
+        resumed run would then play on after a decided test. One of them may decide it."""
+        while not outcome.stopped_by_sprt:
+            try:
+                kind, payload = results.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "game":
+                self._record(payload, outcome)  # type: ignore[arg-type]
+                state = sprt_state(self.tally, self.config.sprt)
+                if state is not None and state.finished:
+                    self.say(f"SPRT decided: {state.decision} (LLR {state.llr:.2f})")
+                    outcome.stopped_by_sprt = True
 
     def _record(self, result: GameResult, outcome: RunOutcome) -> None:
         job = self._jobs_by_number[result.number]
