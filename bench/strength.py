@@ -39,6 +39,7 @@ import json
 import math
 import os
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -132,14 +133,27 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
     return command
 
 
-def checkout_env(environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The arbiter's environment: this checkout first on PYTHONPATH, so `python -m canter
-    match` and `new` are this tree's code from any folder, installed or not. The base is
-    not touched by it: a frozen build runs isolated (frozen.write_launcher)."""
+def checkout_env(environ: dict[str, str] | None = None, root: Path = CHECKOUT
+                 ) -> dict[str, str]:
+    """The arbiter's environment: `root` (this checkout, or a copy of its package) first
+    on PYTHONPATH, so `python -m canter match` and `new` are that code from any folder,
+    installed or not. PYTHONSAFEPATH keeps `python -m` from putting its folder (`new`
+    runs in the checkout) before it. The base is not touched by it: a frozen build runs
+    isolated (frozen.write_launcher)."""
     env = dict(os.environ if environ is None else environ)
     rest = env.get("PYTHONPATH")
-    env["PYTHONPATH"] = str(CHECKOUT) + (os.pathsep + rest if rest else "")
+    env["PYTHONPATH"] = str(root) + (os.pathsep + rest if rest else "")
+    env["PYTHONSAFEPATH"] = "1"
     return env
+
+
+def snapshot_package(dest: Path, checkout: Path = CHECKOUT) -> Path:
+    """A copy of the checkout's package, edits and all, for `new` to run: edits made to the
+    tree while a run plays then never reach its later games (an engine restarted after a
+    crash or a stall would import them). Returns the folder to put on PYTHONPATH."""
+    shutil.copytree(checkout / "canter", dest / "canter",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return dest
 
 
 # ---------------------------------------------------------------- the verdict
@@ -498,6 +512,9 @@ def main(argv: list[str] | None = None) -> int:
         # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
         pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant not in TWO_SEATS
                            else None)
+        # `new` keeps the engine's command and folder (what a resume checks) but imports
+        # the package as it was when the run began.
+        frozen_new = snapshot_package(Path(scratch) / "new")
         command = match_command(python=sys.executable, base_command=str(build.command),
                                 base_sha=base_sha, variant=args.variant, limit=limit,
                                 concurrency=args.concurrency, games=games, pgn=pgn,
@@ -506,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
                                 openings=openings_path(args.openings, args.variant),
                                 fixed=args.fixed)
         print("$ " + shlex.join(command), flush=True)
-        match = subprocess.Popen(command, env=checkout_env())
+        match = subprocess.Popen(command, env=checkout_env(root=frozen_new))
         # SIGTERM (`kill`, a batch system, a run in the background, where Ctrl-C's signal
         # is ignored) ends the run as Ctrl-C does: the arbiter, which alone receives no
         # signal then, is handed it, saves its games and summary, and the row is printed.

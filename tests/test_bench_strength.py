@@ -582,6 +582,28 @@ def test_the_arbiter_runs_this_checkout_first_whatever_pythonpath_holds() -> Non
     assert strength.checkout_env({})["PYTHONPATH"] == str(ROOT)
 
 
+def test_new_plays_the_package_as_it_was_when_the_run_began(tmp_path) -> None:
+    # `new` runs in the checkout (its folder is part of what a resume checks), yet imports
+    # a copy of the package taken at the start: later edits of the tree never reach it.
+    tree = tmp_path / "tree"
+    (tree / "canter" / "__pycache__").mkdir(parents=True)
+    (tree / "canter" / "__init__.py").write_text("BUILD = 'first'\n")
+    (tree / "canter" / "__pycache__" / "x.pyc").write_bytes(b"stale")
+    snap = strength.snapshot_package(tmp_path / "snap", checkout=tree)
+    assert not (snap / "canter" / "__pycache__").exists()
+    (tree / "canter" / "__init__.py").write_text("BUILD = 'edited'\n")
+    env = strength.checkout_env({"PATH": os.environ.get("PATH", "")}, root=snap)
+    for argv in (["-c", "import canter; print(canter.BUILD, canter.__file__)"],
+                 ["-m", "canter"]):
+        if argv[0] == "-m":
+            (snap / "canter" / "__main__.py").write_text(
+                "import canter; print(canter.BUILD, canter.__file__)\n")
+        done = subprocess.run([sys.executable, *argv], cwd=tree, env=env,
+                              capture_output=True, text=True, timeout=30)
+        assert done.stdout.split() == ["first", str(snap / "canter" / "__init__.py")], (
+            done.stdout + done.stderr)
+
+
 def test_depths_and_time_thought_per_engine_from_the_records(tmp_path) -> None:
     from canter.adapters.records.format import GameRecord, write_games
 
