@@ -391,3 +391,25 @@ def test_the_engine_is_given_every_ruling_of_the_game() -> None:
     assert game._rule_options(engine) == {  # only options the engine declares
         "Rule Repetition": "off", "Rule Quiet Limit": "40",
         "Rule Exit Duty Persists": "true"}
+
+
+def test_a_side_castles_ruling_changes_the_game_the_terminal_referees() -> None:
+    # Grand Cam: A7 is Blue's castle, a side castle to its partner Red. Closed (the
+    # default), Red's Man on C7 may not jump Green's Man into it; under "own" the jump
+    # is the one legal move (a capture is compulsory) and leaves Red a duty to go out.
+    position = "grand-cam 1/3/3b3/9/8g/11/1gr10/11/9/3y5/7/3/1 r 0,0,0,0 - - 0 0"
+    child = spawn("--human", "all", "--position", position)
+    child.expect("red> ")
+    child.sendline("C7xA7")
+    child.expect("red> ")
+    assert "A7 is a side castle, which may never be entered" in child.before
+    child.sendline("quit")
+    assert finish(child) == 0
+    child = spawn("--human", "all", "--position", position, "--setoption",
+                  "Rule Side Castles=own")
+    child.expect("red> ")
+    child.sendline("C7xA7")
+    child.expect("must leave the castle: A7")
+    child.expect("green> ")
+    child.sendline("quit")
+    assert finish(child) == 0

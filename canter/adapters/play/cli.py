@@ -67,7 +67,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         load_record,
         parse_clock,
         parse_seats,
-        rules_from_options,
+        under_options,
     )
     from canter.engine import Position, PositionError, get_variant
 
@@ -119,7 +119,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         options[name.strip()] = value.strip()
     try:
         # The terminal referees the game too: it must end it where the engine would.
-        start.rules = rules_from_options(start.rules, options)
+        start = under_options(start, options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--setoption") from None
     if color is None:

@@ -99,6 +99,16 @@ def rules_from_options(rules: Rules, options: dict[str, str]) -> Rules:
     return rules
 
 
+def under_options(start: Position, options: dict[str, str]) -> Position:
+    """`start` refereed by the rulings of the engine's `Rule ...` options. Built again from
+    its position string when they differ, since a ruling may change the game itself (Grand
+    Cam's side castles: which castles a seat may enter). ValueError for a bad value."""
+    rules = rules_from_options(start.rules, options)
+    if rules == start.rules:
+        return start
+    return Position.from_string(start.to_string(), rules)
+
+
 MAX_CLOCK_MINUTES = 10_000  # about a week: longer is a typing slip
 
 
@@ -501,12 +511,12 @@ class TerminalGame:
         except (OSError, ValueError) as exc:
             self.write(f"cannot load {args[0]}: {_reason(exc)}")
             return False
-        if start.variant is not self.variant:
+        if start.variant.name != self.variant.name:
             self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
                        f"{self.variant.name}")
             return False
         # The rulings given with --setoption hold for every game of the session.
-        start.rules = rules_from_options(start.rules, self.engine_settings.options)
+        start = under_options(start, self.engine_settings.options)
         self.start = start.copy()
         self.pos = start.copy()
         for move in moves:
