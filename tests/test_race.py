@@ -172,3 +172,31 @@ def test_where_one_piece_wins_a_lone_piece_races_by_its_steps():
     assert PairRace(camette, 1).moves([camette.cell("C5")]) == 4  # Black aims at C1
     # Camelot still needs two in the castle.
     assert WHITE.moves(cells("G15")) == FAR
+
+
+def test_a_race_table_is_built_once_per_game_and_seat_for_the_process() -> None:
+    from dataclasses import replace
+
+    from canter.engine.rules.variant import MAN
+    from canter.engine.search.evaluate import RACE_WEIGHTS, Evaluator
+    from canter.engine.search.race import race_table
+
+    chivalry = get_variant("chivalry")
+    first = race_table(chivalry, 0)
+    assert race_table(chivalry, 0) is first
+    assert race_table(chivalry, 1) is not first
+    # Two evaluators (two searchers, two helper threads) share it.
+    pos = Position(chivalry)
+    for n, seat in ((60, 0), (61, 0), (80, 1), (81, 1)):
+        pos.put(n, seat, MAN)
+    pos.reset_derived()
+    tables = []
+    for _ in range(2):
+        ev = Evaluator(chivalry, RACE_WEIGHTS)
+        assert ev.race_moves(pos) is not None
+        tables.append(ev.pair_races)
+    assert tables[0][0] is first and tables[1][0] is first
+    # Another game object (as a rules option may make) gets its own table.
+    other = replace(chivalry)
+    assert race_table(other, 0) is not first
+    assert race_table(other, 0).table == first.table

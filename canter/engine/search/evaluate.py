@@ -26,7 +26,7 @@ from dataclasses import replace as _replace
 from canter.engine.rules.movegen import generate, must_capture
 from canter.engine.rules.position import Position
 from canter.engine.rules.variant import Variant
-from canter.engine.search.race import PairRace
+from canter.engine.search.race import PairRace, race_table
 from canter.engine.search.threats import Reach
 
 RACE_PIECES = 10  # pieces on the board at most for the pair race to count (`race_pieces`)
@@ -446,7 +446,7 @@ class Evaluator:
             return None
         races = self.pair_races
         if races is None:
-            races = self.pair_races = [PairRace(self.variant, s) for s in range(2)]
+            races = self.pair_races = [race_table(self.variant, s) for s in range(2)]
         out = []
         for s in range(2):
             bits = pos.occ[s]
