@@ -25,7 +25,7 @@ def setup(variant: str = "camelot", turn: str = "w", duty: str | None = None,
         pos.castle_moves = list(castle_moves)
     if duty:
         cell = v.cell(duty)
-        pos.duty[v.castle_owner[cell]] = cell
+        pos.duty[v.castle_owner[cell]] |= 1 << cell
     pos.reset_derived()
     return pos
 

@@ -3,7 +3,14 @@
 import pytest
 from builders import ends, setup, spellings
 
-from canter.engine import IllegalMoveError, Rules, get_variant, parse_move
+from canter.engine import (
+    IllegalMoveError,
+    Position,
+    PositionError,
+    Rules,
+    get_variant,
+    parse_move,
+)
 
 V = get_variant("camelot")
 
@@ -31,14 +38,14 @@ def test_a_jump_may_enter_the_own_castle_and_then_the_piece_must_leave():
     pos = setup(w="F3 L8", b="F2 A13 A12")
     assert spellings(pos) == {"F3xF1"}
     pos.push(parse_move(pos, "F3xF1"))
-    assert pos.duty[0] == V.cell("F1")
+    assert pos.duty[0] == 1 << V.cell("F1")
     pos.push(parse_move(pos, "A12-A11"))
     # Only the castle piece may move: E2, F2 (emptied by the capture) or G2; not G1.
     assert spellings(pos) == {"F1-E2", "F1-F2", "F1-G2"}
     with pytest.raises(IllegalMoveError, match="must leave its castle"):
         parse_move(pos, "L8-L9")
     pos.push(parse_move(pos, "F1-G2"))
-    assert pos.duty[0] == -1
+    assert pos.duty[0] == 0
 
 
 def test_a_jump_into_the_own_castle_continues_when_it_can():
@@ -72,7 +79,7 @@ def test_exit_duty_with_no_legal_move_keeps_normal_rules_and_stays():
     moves = spellings(pos)
     assert moves and not any(m.startswith("F1") for m in moves)
     pos.push(parse_move(pos, "K8-K9"))
-    assert pos.duty[0] == V.cell("F1")
+    assert pos.duty[0] == 1 << V.cell("F1")
 
 
 def test_exit_duty_lapses_under_the_other_ruling():
@@ -80,7 +87,59 @@ def test_exit_duty_lapses_under_the_other_ruling():
     rules = Rules.for_variant(V).with_option("exit_duty_persists", "false")
     pos = setup(w=walled, b="L13 A13", duty="F1", rules=rules)
     pos.push(parse_move(pos, "K8-K9"))
-    assert pos.duty[0] == -1
+    assert pos.duty[0] == 0
+
+
+def test_two_pieces_may_owe_an_exit_and_neither_duty_is_lost():
+    # F1 owes an exit but is walled in, so White plays as usual: I3 jumps H2 into G1,
+    # which owes one too. Black's E2 is forced away (E2xC4), freeing F1. Either piece may
+    # leave; once G1 has gone, F1 still must (RULES.md: the duty stays until the piece has
+    # left, so no piece settles in its own castle).
+    pos = setup(w="F1 F2 G2 D3 F3 H3 I3", b="E2 H2 A13", duty="F1")
+    assert spellings(pos) == {"F2xD2", "G2xI2", "I3xG1"}
+    pos.push(parse_move(pos, "I3xG1"))
+    assert pos.duty[0] == 1 << V.cell("F1") | 1 << V.cell("G1")
+    assert pos.to_string().split()[4] == "F1,G1"
+    assert pos.hash == pos.compute_hash()
+    pos.push(parse_move(pos, "E2xC4"))
+    assert spellings(pos) == {"F1-E2", "G1-E3", "G1-G3", "G1-G3-I3", "G1-H2"}
+    pos.push(parse_move(pos, "G1-H2"))
+    pos.push(parse_move(pos, "A13-A12"))
+    assert spellings(pos) == {"F1-E2"}
+    with pytest.raises(IllegalMoveError, match="the piece on F1 must leave its castle"):
+        parse_move(pos, "F3-F4")
+    pos.pop()
+    pos.pop()
+    assert pos.duty[0] == 1 << V.cell("F1") | 1 << V.cell("G1")
+    assert pos.hash == pos.compute_hash()
+
+
+def test_with_two_exits_owed_a_jump_by_either_piece_is_compulsory():
+    # The project's ruling where the law is silent: the duty to capture, narrowed to the
+    # pieces that must leave. G1 can jump H2; F1 could step out but must not.
+    pos = _two_duties(w="F1 G1 L8", b="H2 A13")
+    assert spellings(pos) == {"G1xI3"}
+    with pytest.raises(IllegalMoveError, match="must capture"):
+        parse_move(pos, "F1-E2")
+    # A jump by a third piece does not count: only the pieces bound to leave.
+    pos = _two_duties(w="F1 G1 L8", b="L9 A13")
+    assert "L8xL10" not in spellings(pos)
+    assert spellings(pos) >= {"F1-E2", "G1-H2"}
+
+
+def _two_duties(**pieces):
+    pos = setup(duty="F1", **pieces)
+    pos.duty[0] |= 1 << V.cell("G1")
+    pos.reset_derived()
+    return pos
+
+
+def test_a_position_string_names_each_duty_once():
+    text = _two_duties(w="F1 G1 L8", b="L9 A13").to_string()
+    assert text.split()[4] == "F1,G1"
+    assert Position.from_string(text).duty == [1 << V.cell("F1") | 1 << V.cell("G1"), 0]
+    with pytest.raises(PositionError, match="F1 is named twice"):
+        Position.from_string(text.replace("F1,G1", "F1,F1"))
 
 
 def test_entering_the_opponents_castle_ends_the_move():

@@ -273,3 +273,16 @@ def test_chivalry_no_legal_move_loses():
     pos = setup("chivalry", turn="b", w="A6 B6 B5 B4 A7 C7 C5 C3 N12", b="A5")
     assert pos.legal_moves() == []
     assert pos.outcome().text() == "white wins: black has no legal move"
+
+
+def test_chivalry_keeps_both_exit_duties_of_its_two_cell_castle():
+    # G1 owes an exit but cannot move, so White plays as usual: H3xH1 sends a second piece
+    # into the castle. Once H1 has gone, G1 (now free to go) must still leave.
+    pos = Position.from_string(
+        "chivalry 2/8/10/12/13b/14/14/14/14/14/14/14/12/2w1www3/2wwb3/w1 w 0,0 G1 - 0 0")
+    assert spellings(pos) == {"G2xI2", "H3xH1"}
+    play(pos, "H3xH1")
+    assert pos.to_string().split()[4] == "G1,H1"
+    play(pos, "N12-N11", "H1-I2", "N11-N10")
+    assert pos.to_string().split()[4] == "G1"
+    assert spellings(pos) == {"G1-H2"}

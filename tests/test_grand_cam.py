@@ -121,7 +121,7 @@ def test_side_castles_are_closed_by_default_and_open_as_own_by_option() -> None:
     play(opened, "C7xA7")
     assert opened.to_string().split()[4] == "A7"  # Red must leave Blue's castle next turn
     again = Position.from_string(opened.to_string(), opened.rules)
-    assert again.to_string() == opened.to_string() and again.duty[RED] == GC.cell("A7")
+    assert again.to_string() == opened.to_string() and again.duty[RED] == 1 << GC.cell("A7")
     # Like the own castle: never entered by a plain step.
     stepper = gc(rules=opened.rules, r="B8", g="G11", b="D3", y="K7")
     assert "B8-A7" not in spellings(stepper)

@@ -24,7 +24,7 @@ def test_state_fields_round_trip():
     pos = Position.from_string(s)
     assert pos.to_string() == s
     assert pos.turn == 1 and pos.castle_moves == [2, 1] and pos.quiet == 17 and pos.ply == 40
-    assert pos.duty[0] == pos.variant.cell("F1")
+    assert pos.duty[0] == 1 << pos.variant.cell("F1")
 
 
 def test_hash_depends_on_duty_and_castle_moves():

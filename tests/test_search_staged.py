@@ -60,7 +60,7 @@ def test_each_staged_move_is_a_killer_and_the_first_of_the_full_order():
             assert move._key in killers
             moves = movegen.generate(at)
             assert move in moves and len(moves) > 1
-            assert not movegen.must_capture(at) and movegen.duty_piece(at, at.turn) < 0
+            assert not movegen.must_capture(at) and not movegen.duty_pieces(at, at.turn)
             target = at.variant.target_bits[at.turn]
             kn = at.kn[0] | at.kn[1]
             # Nothing the order puts before killers: no entry, no capture (a charge).
@@ -122,7 +122,7 @@ def test_no_entry_or_charge_is_missed_where_the_test_says_none(variant):
     for seed in range(3):
         for pos in game_positions(variant, seed=seed, plies=160, every=1):
             seat = pos.turn
-            if movegen.duty_piece(pos, seat) >= 0 or movegen.must_capture(pos):
+            if movegen.duty_pieces(pos, seat) or movegen.must_capture(pos):
                 continue
             sv = movegen.SeatView(pos, seat)
             special = [m for m in movegen.generate(pos)

@@ -218,7 +218,7 @@ def test_repetition_key_holds_duties() -> None:
     fields = without.to_string().split()
     fields[4] = "F1"
     with_duty = Position.from_string(" ".join(fields))
-    assert with_duty.duty[BLUE] == TRI.cell("F1")
+    assert with_duty.duty[BLUE] == 1 << TRI.cell("F1")
     assert with_duty.hash != without.hash
     assert with_duty.hash == with_duty.compute_hash()
 

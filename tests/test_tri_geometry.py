@@ -8,6 +8,7 @@ import random
 import pytest
 
 from canter.engine import Position
+from canter.engine.rules.board import cells_of
 from canter.engine.rules.perft import perft
 from canter.engine.rules.variant import get_variant
 
@@ -43,9 +44,9 @@ def rotate(pos: Position) -> Position:
         if code >= 0:
             out.put(rotate_cell(cell), seat_after_turn(code >> 1), code & 1)
     out.turn = seat_after_turn(pos.turn)
-    for seat, cell in enumerate(pos.duty):
-        if cell >= 0:
-            out.duty[seat_after_turn(seat)] = rotate_cell(cell)
+    for seat, bits in enumerate(pos.duty):
+        for cell in cells_of(bits):
+            out.duty[seat_after_turn(seat)] |= 1 << rotate_cell(cell)
     out.eliminated = tuple(seat_after_turn(s) for s in pos.eliminated)
     out.reset_derived()
     return out
@@ -131,11 +132,11 @@ def test_rotation_of_positions_with_duties_and_eliminations() -> None:
     pos = Position(TRI)
     for name, seat in (("F1", BLUE), ("F5", BLUE), ("G10", RED), ("C12", RED), ("E8", BLUE)):
         pos.put(TRI.cell(name), seat, 0)
-    pos.duty[BLUE] = TRI.cell("F1")
+    pos.duty[BLUE] = 1 << TRI.cell("F1")
     pos.turn = RED
     pos.reset_derived()
     assert pos.eliminated == (GREEN,)
     turned = rotate(pos)
-    assert turned.eliminated == (RED,) and turned.duty[GREEN] == TRI.cell("K16")
+    assert turned.eliminated == (RED,) and turned.duty[GREEN] == 1 << TRI.cell("K16")
     for d in (1, 2, 3, 4):
         assert perft(turned, d) == perft(pos, d)

@@ -200,7 +200,7 @@ def build(pieces: dict[str, tuple[int, int]], seat: int, duty: str | None) -> Po
         pos.put(TRI.cell(cell), s, kind)
     pos.turn = seat
     if duty:
-        pos.duty[seat] = TRI.cell(duty)
+        pos.duty[seat] = 1 << TRI.cell(duty)
     # No reset_derived: automatic passes would move the turn on; generate() reads the
     # position as set up.
     return pos
@@ -226,8 +226,8 @@ def test_engine_matches_reference_along_random_games() -> None:
         while pos.outcome() is None:
             pieces = {TRI.cell_name(c): (code >> 1, code & 1)
                       for c in TRI.cells if (code := pos.cells[c]) >= 0}
-            duty = pos.duty[pos.turn]
-            duty_name = TRI.cell_name(duty) if movegen.duty_piece(pos, pos.turn) >= 0 else None
+            duty = movegen.duty_pieces(pos, pos.turn)
+            duty_name = TRI.cell_name(duty.bit_length() - 1) if duty else None
             assert engine_moves(pos) == reference_moves(pieces, pos.turn, duty_name)
             assert pos.count_legal_moves() == len(pos.legal_moves())
             pos.push(rng.choice(pos.legal_moves()))

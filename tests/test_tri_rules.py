@@ -26,7 +26,7 @@ def tri(spec: str, turn: int = BLUE, rules: Rules | None = None,
                 KNIGHT if letter.isupper() else MAN)
     pos.turn = turn
     if duty:
-        pos.duty[TRI.castle_owner[TRI.cell(duty)]] = TRI.cell(duty)
+        pos.duty[TRI.castle_owner[TRI.cell(duty)]] = 1 << TRI.cell(duty)
     pos.reset_derived()
     return pos
 
@@ -232,7 +232,7 @@ def test_own_castle_entered_by_a_jump_sets_the_exit_duty() -> None:
     # The capture is compulsory, so J11 may not move.
     assert spelled(pos) == {"F5xF1"}
     play(pos, "F5xF1")
-    assert pos.duty[BLUE] == TRI.cell("F1")
+    assert pos.duty[BLUE] == 1 << TRI.cell("F1")
     assert pos.to_string().split()[4] == "F1"
     assert Position.from_string(pos.to_string()).to_string() == pos.to_string()
     play(pos, "A12-A14", "E18-E16")
@@ -241,7 +241,7 @@ def test_own_castle_entered_by_a_jump_sets_the_exit_duty() -> None:
     assert pos.turn == BLUE
     assert spelled(pos) == {"F1-F3", "F1-E2", "F1-G2"}
     play(pos, "F1-E2")
-    assert pos.duty[BLUE] == -1
+    assert pos.duty[BLUE] == 0
 
 
 def test_a_jump_into_the_own_castle_continues_if_it_can() -> None:
@@ -278,11 +278,11 @@ def test_exit_duty_when_the_castle_piece_cannot_move() -> None:
     assert spelled(pos) == {"F3-G4", "F3-E4", "F3-F7", "F5-F7", "F5-G6", "F5-E4", "F5-G4",
                             "F5-E6"}
     play(pos, "F5-F7")
-    assert pos.duty[BLUE] == TRI.cell("F1")  # the duty stays (exit_duty_persists)
+    assert pos.duty[BLUE] == 1 << TRI.cell("F1")  # the duty stays (exit_duty_persists)
     lapse = tri(spec, duty="F1", rules=TRI.default_rules.with_option("exit_duty_persists",
                                                                       "false"))
     play(lapse, "F5-F7")
-    assert lapse.duty[BLUE] == -1
+    assert lapse.duty[BLUE] == 0
 
 
 def test_forbidden_castle_is_never_entered() -> None:

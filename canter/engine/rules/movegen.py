@@ -191,12 +191,10 @@ def castle_moves(pos: Position, sv: SeatView) -> list[Move]:
     return out
 
 
-def duty_piece(pos: Position, seat: int) -> int:
-    """The cell of the piece that must leave its own castle this turn, or -1."""
-    cell = pos.duty[seat]
-    if cell >= 0 and (pos.occ[seat] >> cell) & 1:
-        return cell
-    return -1
+def duty_pieces(pos: Position, seat: int) -> int:
+    """The cells (a bitmask) of the seat's pieces that must leave their own castle this
+    turn; 0 for none."""
+    return pos.duty[seat] & pos.occ[seat]
 
 
 def generate(pos: Position, seat: int | None = None) -> list[Move]:
@@ -205,11 +203,19 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         seat = pos.turn
     sv = SeatView(pos, seat)
     board = pos.variant.board
-    d = duty_piece(pos, seat)
-    if d >= 0:
-        # The exit duty replaces the duty to capture elsewhere.
-        must = can_jump(board, 1 << d, sv.enemy, sv.jump_ok)
-        moves = piece_moves(pos, sv, d, must)
+    d = duty_pieces(pos, seat)
+    if d:
+        # The exit duty replaces the duty to capture elsewhere. With two pieces bound to
+        # leave (one stayed, unable to move, when the other jumped in), either may go; if
+        # one of them can jump, the move is a capture by one of them (the project's
+        # ruling: the duty to capture, narrowed to the pieces that must leave).
+        must = can_jump(board, d, sv.enemy, sv.jump_ok)
+        if not d & (d - 1):
+            moves = piece_moves(pos, sv, d.bit_length() - 1, must)
+        else:
+            moves = []
+            for p in cells_of(d):
+                moves += piece_moves(pos, sv, p, must)
         if moves:
             return moves
     jumping = leapers(board, sv.active, sv.enemy, sv.jump_ok)
@@ -313,8 +319,8 @@ def optional_charges(pos: Position) -> list[Move]:
     "a charge that is merely available creates no duty"): the captures a quiet position
     still offers. With a capture duty, use `generate`."""
     seat = pos.turn
-    if duty_piece(pos, seat) >= 0:
-        # The exit duty binds the move to one piece: its list is short, filter it.
+    if duty_pieces(pos, seat):
+        # The exit duty binds the move to the pieces that must leave: a short list.
         return [m for m in generate(pos, seat) if m.capture_bits]
     sv = SeatView(pos, seat)
     knights = may_charge(pos.variant.board, sv)
@@ -354,7 +360,7 @@ def count_moves(pos: Position) -> int:
     """len(generate(pos)) for a game still on, computed without building moves where the
     position allows (no capture duty, no exit duty)."""
     seat = pos.turn
-    if duty_piece(pos, seat) >= 0:
+    if duty_pieces(pos, seat):
         return len(generate(pos, seat))
     sv = SeatView(pos, seat)
     board = pos.variant.board

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from canter.engine.rules import movegen
+from canter.engine.rules.board import cells_of
 from canter.engine.rules.move import Move
 from canter.engine.rules.text import shorten
 
@@ -260,9 +261,12 @@ def _why_not(pos: Position, key, cells, seps, legal) -> str:
     start, end, captured = key
     seat = pos.turn
     target = v.target_bits[seat]
-    duty = movegen.duty_piece(pos, seat)
-    if duty >= 0 and duty != start and any(m.start == duty for m in legal.values()):
-        return f"the piece on {names[duty]} must leave its castle this turn"
+    duty = movegen.duty_pieces(pos, seat)
+    if duty and not (duty >> start) & 1 and any((duty >> m.start) & 1
+                                                for m in legal.values()):
+        bound = " or ".join(names[c] for c in cells_of(duty))
+        piece = "the piece" if not duty & (duty - 1) else "a piece"
+        return f"{piece} on {bound} must leave its castle this turn"
     if (target >> start) & 1:
         if not (target >> end) & 1 or captured:
             return "a piece in the opponent's castle can only make a Castle Move"
@@ -270,9 +274,8 @@ def _why_not(pos: Position, key, cells, seps, legal) -> str:
             return f"all {v.castle_move_limit} Castle Moves have been used"
     sv = movegen.SeatView(pos, seat)
     if not captured:
-        if duty >= 0 and duty == start and movegen.can_jump(v.board, 1 << duty, sv.enemy,
-                                                             sv.jump_ok):
-            return f"the piece leaving its castle on {names[duty]} must capture"
+        if (duty >> start) & 1 and movegen.can_jump(v.board, duty, sv.enemy, sv.jump_ok):
+            return f"the piece leaving its castle on {names[start]} must capture"
         if movegen.must_capture(pos):
             return "a capture is compulsory"
         if pos.piece_at(start)[1] == "knight" and len(cells) > 2 or (

@@ -70,7 +70,9 @@ class Position:
         self.kn = [0] * n
         self.turn = 0
         self.castle_moves = [0] * n
-        self.duty = [-1] * n
+        # Per seat, the cells of its pieces that must leave their own castle (a bitmask:
+        # two can be pending when one stays, unable to move, and another jumps in).
+        self.duty = [0] * n
         self.eliminated: tuple[int, ...] = ()
         self.quiet = 0
         self.ply = 0
@@ -152,8 +154,8 @@ class Position:
                 h ^= k.piece[cell][code]
         for seat, used in enumerate(self.castle_moves):
             h ^= k.castle_moves[seat][used]
-        for cell in self.duty:
-            if cell >= 0:
+        for bits in self.duty:
+            for cell in cells_of(bits):
                 h ^= k.duty[cell]
         for seat in self.eliminated:
             h ^= k.eliminated[seat]
@@ -265,8 +267,8 @@ class Position:
                 o = victim >> 1
                 self.occ[o] &= ~(1 << c)
                 self.kn[o] &= ~(1 << c)
-                if self.duty[o] == c:
-                    self.duty[o] = -1
+                if (self.duty[o] >> c) & 1:
+                    self.duty[o] &= ~(1 << c)
                     h ^= k.duty[c]
             self.quiet = 0
         elif (target & eb) and not (target & sb):
@@ -277,19 +279,18 @@ class Position:
             used = self.castle_moves[s]
             h ^= k.castle_moves[s][used] ^ k.castle_moves[s][used + 1]
             self.castle_moves[s] = used + 1
-        # Own-castle exit duty: set by a jump ending there, cleared when the piece leaves.
+        # Own-castle exit duty: set by a jump ending there, cleared when the piece leaves
+        # (or, when duties do not persist, after the owner's next turn whatever moved).
         old = self.duty[s]
-        if v.own_bits[s] & eb:
-            new = end
-        elif old == start or (old >= 0 and not self.rules.exit_duty_persists):
-            new = -1
-        else:
-            new = old
-        if new != old:
-            if old >= 0:
-                h ^= k.duty[old]
-            if new >= 0:
-                h ^= k.duty[new]
+        if old or v.own_bits[s] & eb:
+            new = old & ~sb if self.rules.exit_duty_persists else 0
+            if v.own_bits[s] & eb:
+                new |= eb
+            changed = old ^ new
+            while changed:
+                low = changed & -changed
+                h ^= k.duty[low.bit_length() - 1]
+                changed ^= low
             self.duty[s] = new
         self.hash = h
         self.move_stack.append(move)
@@ -510,9 +511,9 @@ class Position:
             self.cells[c] = EMPTY
             self.hash ^= k.piece[c][code]
         self.occ[seat] = self.kn[seat] = 0
-        if self.duty[seat] >= 0:
-            self.hash ^= k.duty[self.duty[seat]]
-            self.duty[seat] = -1
+        for cell in cells_of(self.duty[seat]):
+            self.hash ^= k.duty[cell]
+        self.duty[seat] = 0
         self.eliminated += (seat,)
         self.hash ^= k.eliminated[seat]
         if undoable:

@@ -53,7 +53,7 @@ def format_position(pos: Position) -> str:
         if run:
             row.append(str(run))
         rows.append("".join(row))
-    duties = ",".join(v.cell_name(c) for c in pos.duty if c >= 0) or "-"
+    duties = ",".join(v.cell_name(c) for bits in pos.duty for c in cells_of(bits)) or "-"
     eliminated = ",".join(v.seats[s].letter for s in pos.eliminated) or "-"
     return " ".join([
         v.name, "/".join(rows), v.seats[pos.turn].letter,
@@ -148,9 +148,11 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             if piece is None or piece[0] != seat:
                 raise PositionError("duties", f"no {variant.seats[seat].name} piece on {name} "
                                     "to leave its castle")
-            if pos.duty[seat] >= 0:
-                raise PositionError("duties", f"two exit duties for {variant.seats[seat].name}")
-            pos.duty[seat] = cell
+            if (pos.duty[seat] >> cell) & 1:
+                raise PositionError("duties", f"{name} is named twice")
+            # (Two of a seat's pieces may both owe an exit: one that could not move
+            # when the other jumped in.)
+            pos.duty[seat] |= 1 << cell
     out: tuple[int, ...] = ()
     if eliminated != "-":
         for letter in eliminated.split(","):

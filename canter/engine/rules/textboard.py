@@ -17,6 +17,7 @@ and its end cell is in parentheses (castle brackets win: a castle stays recognis
 
 from __future__ import annotations
 
+from canter.engine.rules.board import cells_of
 from canter.engine.rules.move import Move
 from canter.engine.rules.position import Position
 
@@ -126,7 +127,7 @@ def _key_lines(pos: Position, last_move: Move | None) -> list[str]:
         status.append(outcome.text())
     else:
         status.append(f"{v.seats[pos.turn].name} to move")
-    duties = [v.cell_name(c) for c in pos.duty if c >= 0]
+    duties = [v.cell_name(c) for bits in pos.duty for c in cells_of(bits)]
     if duties:
         status.append("must leave the castle: " + ", ".join(duties))
     if pos.eliminated:

@@ -294,7 +294,7 @@ class Search:
         """Can the side to move (not bound to capture) enter the target castle and win with
         a plain step? Called at a quiet leaf, so a win-in-one is not scored as quiet."""
         seat = pos.turn
-        if pos.duty[seat] >= 0:
+        if pos.duty[seat]:
             return False
         v = pos.variant
         if self.three and self.ev.reach is not None and self.ev.w.threat1:
@@ -416,7 +416,7 @@ class Search:
         if k1 is None:
             return None
         seat = pos.turn
-        if movegen.duty_piece(pos, seat) >= 0:
+        if movegen.duty_pieces(pos, seat):
             return None
         sv = movegen.SeatView(pos, seat)
         board = pos.variant.board
@@ -651,7 +651,7 @@ class Search:
         legal move: only a position where it could have been one is tried (no capture or
         exit duty, enough pieces), and the pass is never played beyond this search."""
         turn = pos.turn
-        if pos.duty[turn] >= 0 or pos.occ[turn].bit_count() < NULL_MIN_PIECES:
+        if pos.duty[turn] or pos.occ[turn].bit_count() < NULL_MIN_PIECES:
             return None
         if movegen.must_capture(pos):
             return None

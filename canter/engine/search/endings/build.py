@@ -46,7 +46,7 @@ def setup(pos: Position, ix: Indexer, placed, stm: int, code: int, eliminated: t
             pos.put(c, seat, kind)
     pos.turn = stm
     pos.castle_moves = [0] * n
-    pos.duty = [-1] * n
+    pos.duty = [0] * n
     ix.set_extra(pos, code)
     pos.eliminated = eliminated
     pos.move_stack = []
@@ -114,6 +114,10 @@ def build_table(material: Material, lookup: Lookup, progress: Progress | None = 
     def node_id(p: Position) -> int:
         b = ix.base(p)
         code = ix.extra(p)
+        if code < 0:
+            # The index has no state for it; no class built so far reaches one.
+            raise ValueError(f"{material.key}: a move reaches two exit duties of one "
+                             f"seat ({p.to_string()}), which the table cannot hold")
         return b if code == 0 else extra_ids[b * X + code]
 
     def resolve(node: int, what: int, d: int) -> None:

@@ -215,13 +215,20 @@ class Indexer:
         return idx
 
     def extra(self, pos) -> int:
-        """The code of the Castle Moves used and the exit duties pending (0: none)."""
+        """The code of the Castle Moves used and the exit duties pending (0: none); -1 for
+        a state no table holds (two duties of one seat)."""
         s0, s1 = self.seats
         cm = pos.castle_moves[s0] * self.cm_span + pos.castle_moves[s1]
         duty = 0
         for i, s in enumerate(self.seats):
-            d = pos.duty[s]
-            code = self.own[i].index(d) + 1 if d >= 0 and d in self.own[i] else 0
+            d = pos.duty[s] & pos.occ[s]
+            if not d:
+                code = 0
+            elif d & (d - 1):
+                return -1  # two duties of one seat: a state no table holds
+            else:
+                cell = d.bit_length() - 1
+                code = self.own[i].index(cell) + 1 if cell in self.own[i] else 0
             duty = duty * self.duty_span[i] + code
         return cm * self.duty_states + duty
 
@@ -258,8 +265,8 @@ class Indexer:
         s0, s1 = self.seats
         pos.castle_moves[s0], pos.castle_moves[s1] = divmod(cm, self.cm_span)
         d0, d1 = divmod(duty, self.duty_span[1])
-        pos.duty[s0] = self.own[0][d0 - 1] if d0 else -1
-        pos.duty[s1] = self.own[1][d1 - 1] if d1 else -1
+        pos.duty[s0] = 1 << self.own[0][d0 - 1] if d0 else 0
+        pos.duty[s1] = 1 << self.own[1][d1 - 1] if d1 else 0
 
     def placements(self):
         """Every placement as (index, [(seat, kind, cells), ...]), in no fixed order."""

@@ -70,6 +70,8 @@ class Table:
         code = ix.extra(pos)
         if code == 0:
             return self.base[base]
+        if code < 0:
+            return None
         key = base * ix.extra_states + code
         keys = self.extra_keys
         i = bisect_left(keys, key)
