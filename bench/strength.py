@@ -112,7 +112,8 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                   base_options: tuple[tuple[str, str], ...] = (),
                   openings: str | None = None, fixed: bool = False) -> list[str]:
     """The `canter match` command line of the test. The working tree's engine runs in the
-    checkout, so `-m canter` imports this tree's package whatever the caller's folder.
+    checkout (`checkout_env` puts the copy of the package taken at the start first, so
+    `-m canter` imports that whatever the caller's folder).
     `openings`: a file, or None for the variant's built-in book. `fixed`: a run
     without the SPRT (two seats or three)."""
     command = [python, "-m", "canter", "match", "--variant", variant,

@@ -119,12 +119,20 @@ def test_with_two_exits_owed_a_jump_by_either_piece_is_compulsory():
     # pieces that must leave. G1 can jump H2; F1 could step out but must not.
     pos = _two_duties(w="F1 G1 L8", b="H2 A13")
     assert spellings(pos) == {"G1xI3"}
-    with pytest.raises(IllegalMoveError, match="must capture"):
+    with pytest.raises(IllegalMoveError, match="must be a capture by the piece on G1$"):
         parse_move(pos, "F1-E2")
+    with pytest.raises(IllegalMoveError, match="the piece on G1 must leave its castle"):
+        parse_move(pos, "L8-L9")
+    # Only the pieces that can move are named: F1 walled in, G1 free.
+    walled = _two_duties(w="F1 G1 E2 F2 G2 D3 F3 H3 L8", b="A13 B13")
+    with pytest.raises(IllegalMoveError, match=": the piece on G1 must leave its castle"):
+        parse_move(walled, "L8-L9")
     # A jump by a third piece does not count: only the pieces bound to leave.
     pos = _two_duties(w="F1 G1 L8", b="L9 A13")
     assert "L8xL10" not in spellings(pos)
     assert spellings(pos) >= {"F1-E2", "G1-H2"}
+    with pytest.raises(IllegalMoveError, match="a piece on F1 or G1 must leave its castle"):
+        parse_move(pos, "L8xL10")
 
 
 def _two_duties(**pieces):

@@ -413,3 +413,11 @@ def test_a_side_castles_ruling_changes_the_game_the_terminal_referees() -> None:
     child.expect("green> ")
     child.sendline("quit")
     assert finish(child) == 0
+    # The position after that jump is one only the ruling allows: read under it.
+    after = "grand-cam 1/3/3b3/9/8g/11/r12/11/9/3y5/7/3/1 g 0,0,0,0 A7 - 0 1"
+    child = spawn("--human", "all", "--position", after, "--setoption",
+                  "Rule Side Castles=own")
+    child.expect("must leave the castle: A7")
+    child.expect("green> ")
+    child.sendline("quit")
+    assert finish(child) == 0

@@ -40,7 +40,7 @@ def test_under_the_exit_duty_only_the_duty_piece_charges() -> None:
     # White's Knight on its own castle cell F1 must leave it; the Knight on D4 could
     # charge (canter over D5, jump D7 and D9) but may not move this turn.
     pos = setup("camelot", turn="w", duty="F1", w="KF1 KD4 D5 A6", b="D7 D9 L12")
-    assert movegen.duty_piece(pos, 0) == pos.variant.cell("F1")
+    assert movegen.duty_pieces(pos, 0) == 1 << pos.variant.cell("F1")
     assert movegen.optional_charges(pos) == []
     free = setup("camelot", turn="w", w="KF1 KD4 D5 A6", b="D7 D9 L12")
     assert [m.start for m in movegen.optional_charges(free)] == [pos.variant.cell("D4")]

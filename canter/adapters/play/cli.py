@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from canter.adapters.params import Seconds, color_option, variant_option
+
+if TYPE_CHECKING:
+    from canter.engine.rules.variant import Rules
 
 # Deeper than any engine searches, and node counts that fit the engines' 64-bit counters:
 # a larger number is a typing slip, not a wish.
@@ -86,6 +90,12 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         raise click.BadParameter(f"{engine_text!r}: {exc}", param_hint="--engine") from None
     if not command:
         raise click.BadParameter("the engine command is empty", param_hint="--engine")
+    options: dict[str, str] = {}
+    for item in setoptions:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--setoption")
+        options[name.strip()] = value.strip()
     moves = []
     tags: dict[str, str] = {}
     notes = None
@@ -93,7 +103,10 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         if load_path:
             start, moves, tags, notes = load_record(load_path)
         elif position_text:
-            start = Position.from_string(position_text)
+            # Read under the Rule options: a position may be one only they allow (a piece
+            # on a Grand Cam side castle under side_castles=own).
+            start = Position.from_string(position_text,
+                                         _rules_for(position_text, options))
         else:
             start = Position.start(get_variant(variant))
     except KeyError as exc:
@@ -111,12 +124,6 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         clock_pair = parse_clock(clock) if clock else None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    options: dict[str, str] = {}
-    for item in setoptions:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--setoption")
-        options[name.strip()] = value.strip()
     try:
         # The terminal referees the game too: it must end it where the engine would.
         start = under_options(start, options)
@@ -142,3 +149,16 @@ def play(variant: str, position_text: str | None, load_path: str | None,
                 why += f"; engine command: {shlex.join(command)}"
             raise click.ClickException(why) from None
     sys.exit(game.run())
+
+
+def _rules_for(position_text: str, options: dict[str, str]) -> Rules | None:
+    """The rulings of the string's game under the Rule options; None (the defaults) when
+    either is bad, which the checks after reading report."""
+    from canter.adapters.play.game import rules_from_options
+    from canter.engine import get_variant
+
+    try:
+        variant = get_variant(position_text.split()[0])
+        return rules_from_options(variant.default_rules, options)
+    except (KeyError, IndexError, ValueError):
+        return None

@@ -262,20 +262,32 @@ def _why_not(pos: Position, key, cells, seps, legal) -> str:
     seat = pos.turn
     target = v.target_bits[seat]
     duty = movegen.duty_pieces(pos, seat)
-    if duty and not (duty >> start) & 1 and any((duty >> m.start) & 1
-                                                for m in legal.values()):
-        bound = " or ".join(names[c] for c in cells_of(duty))
-        piece = "the piece" if not duty & (duty - 1) else "a piece"
+    # The pieces bound to leave that can (the duty binds only while one of them can).
+    leaving = 0
+    for m in legal.values():
+        leaving |= duty & (1 << m.start)
+    sv = movegen.SeatView(pos, seat)
+    jumpers = [c for c in cells_of(duty)
+               if movegen.can_jump(v.board, 1 << c, sv.enemy, sv.jump_ok)]
+    capture_by = ("the move must be a capture by the piece on "
+                  + " or ".join(names[c] for c in jumpers))
+    if leaving and not (leaving >> start) & 1:
+        if (duty >> start) & 1 and jumpers:  # bound to leave too, but by a capture
+            return capture_by
+        bound = " or ".join(names[c] for c in cells_of(leaving))
+        piece = "the piece" if not leaving & (leaving - 1) else "a piece"
         return f"{piece} on {bound} must leave its castle this turn"
     if (target >> start) & 1:
         if not (target >> end) & 1 or captured:
             return "a piece in the opponent's castle can only make a Castle Move"
         if pos.castle_moves[seat] >= v.castle_move_limit:
             return f"all {v.castle_move_limit} Castle Moves have been used"
-    sv = movegen.SeatView(pos, seat)
     if not captured:
-        if (duty >> start) & 1 and movegen.can_jump(v.board, duty, sv.enemy, sv.jump_ok):
-            return f"the piece leaving its castle on {names[start]} must capture"
+        if (leaving >> start) & 1:
+            if jumpers == [start]:
+                return f"the piece leaving its castle on {names[start]} must capture"
+            if jumpers:
+                return capture_by
         if movegen.must_capture(pos):
             return "a capture is compulsory"
         if pos.piece_at(start)[1] == "knight" and len(cells) > 2 or (

@@ -18,6 +18,7 @@ it only steps, so its count is its distance in steps.
 
 from __future__ import annotations
 
+import os
 import threading
 from array import array
 
@@ -107,6 +108,9 @@ class PairRace:
 # thread of Threads > 1, each position of a bench) would otherwise pay again.
 _BUILT: dict[tuple[int, int], tuple[Variant, PairRace]] = {}
 _BUILDING = threading.Lock()
+# A helper process forked (Threads > 1) while another thread held the lock would wait on
+# it for ever: the child starts with a lock of its own.
+os.register_at_fork(after_in_child=lambda: globals().update(_BUILDING=threading.Lock()))
 
 
 def race_table(variant: Variant, seat: int) -> PairRace:
