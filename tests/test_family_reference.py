@@ -1,5 +1,5 @@
-"""Cam, Camette, Chivalry and Grand Cam move generation against an independent reference
-(FAMILY-RULES.md §3, §4, §6, §8; RULES.md §1; docs/rules.md §1 for two pending exits).
+"""Camelot, Cam, Camette, Chivalry and Grand Cam move generation against an independent
+reference (FAMILY-RULES.md §3, §4, §6, §8; RULES.md §1; docs/rules.md §1 for two pending exits).
 
 The reference below shares no code with canter.engine.rules.movegen nor the board's tables:
 it builds each board from the law's (file, rank) spans, steps in the eight king directions
@@ -95,7 +95,7 @@ class Game:
 def _two_players(case: str, spans: dict[tuple[int, ...], str], size: int,
                  castles: tuple[tuple[str, ...], tuple[str, ...]], castle_moves: int,
                  start: tuple[tuple[str, str], ...], max_pieces: int,
-                 openings: tuple[int, int], first_moves: str = "") -> Game:
+                 openings: tuple[int, int] | None, first_moves: str = "") -> Game:
     return Game(case, case, spans, size, ("white", "black"), castles, (1, 0), (0, 1),
                 castle_moves, start, max_pieces=max_pieces, openings=openings,
                 first_moves=first_moves)
@@ -133,6 +133,13 @@ GAMES = [
                  (("C6 D6 K6 L6 C7 D7 K7 L7", "E6 E7 F6 F7 G6 G7 H6 H7 I6 I7 J6 J7"),
                   ("C10 D10 K10 L10 C11 D11 K11 L11",
                    "E10 E11 F10 F11 G10 G11 H10 H11 I10 I11 J10 J11")), 12, (132, 17470)),
+    # Camelot itself (RULES.md §1): the same rules on its own board; the law gives only
+    # its count at depth 1 (100), checked below.
+    _two_players("camelot", {(1, 16): "FG", (2, 15): "CJ", (3, 14): "BK",
+                             tuple(range(4, 14)): "AL"}, 160,
+                 (("F1", "G1"), ("F16", "G16")), 2,
+                 (("C6 D7 I7 J6", "D6 E6 F6 G6 H6 I6 E7 F7 G7 H7"),
+                  ("C11 D10 I10 J11", "D11 E11 F11 G11 H11 I11 E10 F10 G10 H10")), 12, None),
     _grand_cam("grand-cam", "closed", (26, 676)),
     _grand_cam("grand-cam-side-own", "own", None),
 ]
@@ -392,7 +399,7 @@ def check(game: Game, pos: Position, whole: bool = True) -> list[set[Key]]:
     return out
 
 
-POSITIONS = {"cam": 1200, "camette": 1200, "chivalry": 1200, "grand-cam": 1000,
+POSITIONS = {"cam": 1200, "camette": 1200, "chivalry": 1200, "camelot": 1000, "grand-cam": 1000,
              "grand-cam-side-own": 1000}
 GAMES_PLAYED, PLIES = 8, 150  # per game, along random games from the start
 
@@ -427,6 +434,11 @@ def test_reference_counts_the_laws_openings(game: Game) -> None:
         after[end] = pieces[start]
         replies += len(reference_moves(game, after, 1, none, 0))
     assert (len(first), replies) == game.openings
+
+
+def test_reference_counts_camelots_100_first_moves() -> None:
+    camelot = next(g for g in GAMES if g.case == "camelot")
+    assert len(reference_moves(camelot, camelot.start_pieces(), 0, frozenset(), 0)) == 100
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
