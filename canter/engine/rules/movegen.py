@@ -210,12 +210,9 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         # one of them can jump, the move is a capture by one of them (the project's
         # ruling: the duty to capture, narrowed to the pieces that must leave).
         must = can_jump(board, d, sv.enemy, sv.jump_ok)
-        if not d & (d - 1):
-            moves = piece_moves(pos, sv, d.bit_length() - 1, must)
-        else:
-            moves = []
-            for p in cells_of(d):
-                moves += piece_moves(pos, sv, p, must)
+        moves = []
+        for p in cells_of(d):
+            moves += piece_moves(pos, sv, p, must)
         if moves:
             return moves
     jumping = leapers(board, sv.active, sv.enemy, sv.jump_ok)

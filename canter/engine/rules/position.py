@@ -286,11 +286,8 @@ class Position:
             new = old & ~sb if self.rules.exit_duty_persists else 0
             if v.own_bits[s] & eb:
                 new |= eb
-            changed = old ^ new
-            while changed:
-                low = changed & -changed
-                h ^= k.duty[low.bit_length() - 1]
-                changed ^= low
+            for cell in cells_of(old ^ new):
+                h ^= k.duty[cell]
             self.duty[s] = new
         self.hash = h
         self.move_stack.append(move)
