@@ -71,3 +71,37 @@ def test_the_ending_found_after_a_move_is_the_one_a_fresh_position_finds(variant
         moves = pos.legal_moves()
         moves = [m for m in moves if m.capture_bits] or moves
         pos.push(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+
+
+def test_offers_capture_answers_as_the_push_would():
+    """`movegen.offers_capture` (the search's test of whether a quiet move it would prune
+    offers a piece) agrees with playing the move and asking `must_capture`, for every move
+    that takes nothing and enters no target castle, along seeded random games of every
+    two-seat game."""
+    import random
+
+    for name in VARIANT_NAMES:
+        pos = Position.start(name)
+        v = pos.variant
+        if v.nseats != 2 or v.is_team_game:
+            continue
+        seen = {True: 0, False: 0}
+        for seed in range(3):
+            rng = random.Random(seed)
+            pos = Position.start(name)
+            for _ply in range(120):
+                if pos.outcome() is not None:
+                    break
+                moves = pos.legal_moves()
+                target = v.target_bits[pos.turn]
+                for m in moves:
+                    if m.capture_bits or target >> m.end & 1:
+                        continue
+                    got = movegen.offers_capture(pos, m)
+                    pos.push(m)
+                    assert got == movegen.must_capture(pos), (name, pos.to_string())
+                    pos.pop()
+                    seen[got] += 1
+                pos.push(rng.choice(moves))
+        # Both answers were met often, so the comparison compared something.
+        assert seen[True] > 20 and seen[False] > 100, (name, seen)

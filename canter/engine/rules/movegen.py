@@ -343,6 +343,21 @@ def must_capture(pos: Position, seat: int | None = None) -> bool:
     return can_jump(v.board, pos.occ[seat] & ~v.target_bits[seat], enemy, jump_ok)
 
 
+def offers_capture(pos: Position, move: Move) -> bool:
+    """Two seats, no teams: would the other side be bound to capture after `move`, a move
+    of the side to move that takes nothing and does not end the game? The same answer as
+    pushing the move and asking `must_capture`, without the push: only the mover's start
+    and end cells change (a canter's route touches no other), and the turn passes to the
+    other seat."""
+    v = pos.variant
+    seat = pos.turn
+    other = 1 - seat
+    mine = pos.occ[seat] ^ (1 << move.start) ^ (1 << move.end)
+    theirs = pos.occ[other]
+    jump_ok = v.board.mask & ~(mine | theirs) & ~v.forbidden_bits[other]
+    return can_jump(v.board, theirs & ~v.target_bits[other], mine, jump_ok)
+
+
 def most_taken(pos: Position, seat: int) -> int:
     """The most pieces `seat` could take in one move if it were its turn now; 0 when no
     piece of it has a jump from where it stands (a Knight's charge alone, a canter to a
