@@ -124,6 +124,16 @@ def test_protover_lists_the_features_and_options(engine):
 
 
 # ---- whole games -----------------------------------------------------------------------
+def test_an_option_the_game_never_consults_is_set_with_a_comment_line(engine):
+    engine.start("option Rule No Move=pass")
+    lines = engine.sync(1)
+    assert lines == ["# warning: Rule No Move changes nothing in camelot: a side with no "
+                     "legal move always ends a two-player game (it loses, or draws "
+                     "without enough pieces to win)"]
+    engine.send("variant tri-camelot")  # Tri-Camelot's own default: nothing to say
+    assert engine.sync(2) == []
+
+
 def test_force_go_game_to_a_claimed_result(engine):
     """A match manager's loop: force, usermove for the opponent, go for the engine; the
     game ends with the engine's claim, which must be the rules library's verdict."""

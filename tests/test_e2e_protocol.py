@@ -268,6 +268,15 @@ def test_go_on_a_finished_game(engine):
     assert engine.between("ucinewgame") == ["bestmove (none)"]
 
 
+def test_a_rule_option_the_game_never_consults_is_set_with_a_warning(engine):
+    assert engine.between("setoption name Rule Side Castles value own") == [
+        "info string warning: Rule Side Castles changes nothing in camelot: only team "
+        "games have side castles"]
+    # Set all the same: Grand Cam, which consults it, is told nothing.
+    assert engine.between("setoption name UCI_Variant value grand-cam") == []
+    assert engine.between("setoption name Rule Side Castles value closed") == []
+
+
 def test_go_with_every_limit_form_answers_once(engine):
     engine.send("position startpos")
     for args in ["depth 2", "nodes 500", "movetime 50", "wtime 1000 btime 1000 winc 10 "

@@ -163,6 +163,27 @@ def test_rule_options_follow_the_variant_until_set():
     assert s.position.rules.no_move == "lose"
 
 
+def test_a_rule_option_the_game_never_consults_is_set_with_a_warning():
+    s = Session()
+    # Two players: a side with no move always ends the game, whatever Rule No Move says.
+    (warning,) = s.set_option("Rule No Move", "pass")
+    assert warning.startswith("Rule No Move changes nothing in camelot: a side with no legal")
+    assert s.position.rules.no_move == "pass"  # set all the same
+    assert s.set_option("Rule No Move", "lose") == []  # the game's own default: no warning
+    assert s.set_option("Rule Quiet Limit", "60") == []  # consulted everywhere
+    assert s.set_option("Rule Parker 1887", "true") == []  # a two-player ruling
+    assert "only team games" in s.set_option("Rule Side Castles", "own")[0]
+    # A game that does not consult one of them now: each is named when it is selected.
+    warnings = s.set_option("UCI_Variant", "tri-camelot")
+    assert [w.split(" changes")[0] for w in warnings] == ["Rule Parker 1887",
+                                                           "Rule Side Castles"]
+    assert all(" in tri-camelot: " in w for w in warnings)
+    assert s.set_option("UCI_Variant", "grand-cam") == [
+        "Rule Parker 1887 changes nothing in grand-cam: Parker's 1887 endings are for "
+        "two-player games"]
+    assert s.set_option("UCI_Variant", "grand-cam") == []  # no change, nothing to say
+
+
 def test_rule_option_that_would_end_the_game_earlier_is_refused():
     s = Session()
     s.set_position(None, ["C6-B5", "H11-F9", "B5-A4"])  # three quiet plies

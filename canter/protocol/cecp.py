@@ -405,20 +405,26 @@ class CecpDialect:
         self.halt()  # the session sets options only between searches (pondering ends)
         try:
             with self.lock:
-                self.session.set_option(name, value)
+                warnings = self.session.set_option(name, value)
         finally:
             self._position_changed()
+        self._warn(warnings)
+
+    def _warn(self, warnings: list[str]) -> None:
+        for warning in warnings:
+            self.out.line("# warning: " + warning)
 
     # ---- the game ---------------------------------------------------------------------------
     def cmd_new(self, args: list[str]) -> None:
         self.halt()
         with self.lock:
-            self.session.set_option("UCI_Variant", "camelot")
+            warnings = self.session.set_option("UCI_Variant", "camelot")
             self.session.new_game()
             self.force = False
             self.seats = self._default_seats()
             self.sd = None
         self._position_changed()
+        self._warn(warnings)
 
     def cmd_variant(self, args: list[str]) -> None:
         from canter.engine import VARIANT_NAMES
@@ -427,10 +433,11 @@ class CecpDialect:
             raise CecpError(f"variant must be one of: {', '.join(VARIANT_NAMES)}")
         self.halt()
         with self.lock:
-            self.session.set_option("UCI_Variant", args[0].lower())
+            warnings = self.session.set_option("UCI_Variant", args[0].lower())
             self.session.new_game()
             self.seats = self._default_seats()
         self._position_changed()
+        self._warn(warnings)
 
     def cmd_setboard(self, args: list[str]) -> None:
         if not args:

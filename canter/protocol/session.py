@@ -323,7 +323,9 @@ class Session:
             return self.variant_name
         return self.values.get(spec.key, spec.default)
 
-    def set_option(self, name: str, value: str | None) -> None:
+    def set_option(self, name: str, value: str | None) -> list[str]:
+        """Set an option; ProtocolError if it is not set. Returns warnings (empty mostly):
+        a `Rule ...` option the game now selected never consults (`Rules.idle_in`)."""
         key = opt.option_key(name)
         spec = next((s for s in self.option_specs() if s.key == key), None)
         if spec is None:
@@ -339,6 +341,7 @@ class Session:
             if parsed != self.variant_name:
                 self.variant_name = parsed
                 self._reset_position()
+                return self.idle_rules()
         elif spec.rule_field is not None:
             overrides = dict(self.rule_overrides)
             overrides[spec.rule_field] = parsed
@@ -349,6 +352,7 @@ class Session:
             except (ValueError, ProtocolError) as exc:
                 self.rule_overrides = old
                 raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
+            return self.idle_rules(spec.rule_field)
         elif spec is opt.BOOK_FILE:
             self.book_file = read_book_file(parsed)
             self.values[spec.key] = parsed
@@ -365,6 +369,15 @@ class Session:
             self.values[spec.key] = parsed
             if self._searcher is not None:
                 self._configure(self._searcher)
+        return []
+
+    def idle_rules(self, field: str | None = None) -> list[str]:
+        """One warning per `Rule ...` option set (or just `field`) that the game selected
+        never consults."""
+        variant = self.variant
+        idle = self.rules_for(variant).idle_in(variant)
+        return [f"{opt.rule_option_name(name)} changes nothing in {variant.name}: {why}"
+                for name, why in idle.items() if field is None or name == field]
 
     @property
     def overhead(self) -> float:

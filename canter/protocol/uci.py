@@ -171,7 +171,8 @@ class UciDialect:
         if not name_tokens:
             raise ProtocolError("setoption: the option name is missing")
         value = " ".join(value_tokens) if value_tokens is not None else None
-        self.session.set_option(" ".join(name_tokens), value)
+        for warning in self.session.set_option(" ".join(name_tokens), value):
+            self.out.line("info string warning: " + warning)
 
     def cmd_ignored(self, args: list[str]) -> None:
         """`debug`, `register`: accepted; canter has nothing to switch or register."""

@@ -48,6 +48,21 @@ class Rules:
     def for_variant(cls, variant: Variant) -> Rules:
         return variant.default_rules
 
+    def idle_in(self, variant: Variant) -> dict[str, str]:
+        """The options set otherwise than `variant`'s default that the game never
+        consults: field name -> why. Accepted all the same (a tournament may set one
+        ruling for several games), but a client should hear that it changes nothing."""
+        default = variant.default_rules
+        idle = {}
+        if variant.nseats == 2 and self.no_move != default.no_move:
+            idle["no_move"] = ("a side with no legal move always ends a two-player game "
+                               "(it loses, or draws without enough pieces to win)")
+        if variant.nseats != 2 and self.parker_1887 != default.parker_1887:
+            idle["parker_1887"] = "Parker's 1887 endings are for two-player games"
+        if not variant.teams and self.side_castles != default.side_castles:
+            idle["side_castles"] = "only team games have side castles"
+        return idle
+
     def with_option(self, name: str, value: object) -> Rules:
         """A copy with one option changed; ValueError naming the problem otherwise."""
         known = {f.name: f for f in fields(self)}
