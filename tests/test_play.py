@@ -346,6 +346,22 @@ def test_a_game_under_other_rules_is_saved_with_them_and_loads_again(tmp_path) -
     child.expect("black> ")
     child.sendline("quit")
     assert finish(child) == 0
+    # Refereed by other rulings the record cannot be replayed: the third repetition ends
+    # the game before its last move. Said at once, as for a bad record.
+    child = spawn("--human", "all", "--load", str(record), "--setoption",
+                  "Rule Repetition=auto")
+    child.expect(r"Invalid value for --load: .*norep.pgn: under the Rule options given "
+                 r"the game is over before ply 9 \(D6-D5\): draw: third repetition")
+    assert finish(child) == 2
+    # And so is the in-game `load` command: the game on the board stays.
+    child = spawn("--human", "all", "--setoption", "Rule Repetition=auto")
+    child.expect("white> ")
+    child.sendline(f"load {record}")
+    child.expect("cannot load .*norep.pgn: under the Rule options given the game is over "
+                 r"before ply 9 \(D6-D5\)")
+    child.expect("white> ")
+    child.sendline("quit")
+    assert finish(child) == 0
 
 
 CLUB = """[Event "Club final"]

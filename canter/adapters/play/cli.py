@@ -67,6 +67,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     from canter.adapters.play.game import (
         EngineSettings,
         TerminalGame,
+        check_replay,
         check_save_target,
         load_record,
         parse_clock,
@@ -129,6 +130,10 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         start = under_options(start, options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--setoption") from None
+    try:
+        check_replay(start, moves)
+    except ValueError as exc:
+        raise click.BadParameter(f"{load_path}: {exc}", param_hint="--load") from None
     if color is None:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     game = TerminalGame(

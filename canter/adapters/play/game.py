@@ -109,6 +109,23 @@ def under_options(start: Position, options: dict[str, str]) -> Position:
     return Position.from_string(start.to_string(), rules)
 
 
+def check_replay(start: Position, moves: Sequence[Move]) -> None:
+    """ValueError unless every move of a loaded record is legal from `start` under its
+    rulings: the record was checked under its own Rules, and the Rule options may differ
+    (a shorter quiet limit ends the game sooner; closed side castles refuse a jump)."""
+    pos = start.copy()
+    for number, move in enumerate(moves, 1):
+        text = format_move(pos.variant, move)
+        ended = pos.outcome()
+        if ended is not None:
+            raise ValueError(f"under the Rule options given the game is over before ply "
+                             f"{number} ({text}): {ended.text()}")
+        if move not in pos.legal_moves():
+            raise ValueError(f"ply {number} ({text}) is not legal under the Rule options "
+                             "given")
+        pos.push(move)
+
+
 MAX_CLOCK_MINUTES = 10_000  # about a week: longer is a typing slip
 
 
@@ -517,6 +534,11 @@ class TerminalGame:
             return False
         # The rulings given with --setoption hold for every game of the session.
         start = under_options(start, self.engine_settings.options)
+        try:
+            check_replay(start, moves)
+        except ValueError as exc:
+            self.write(f"cannot load {args[0]}: {exc}")
+            return False
         self.start = start.copy()
         self.pos = start.copy()
         for move in moves:
