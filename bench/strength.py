@@ -148,6 +148,30 @@ def checkout_env(environ: dict[str, str] | None = None, root: Path = CHECKOUT
     return env
 
 
+SCRATCH_PREFIX = "canter-strength-"
+OWNER_FILE = "owner.pid"
+
+
+def sweep_scratch(folder: Path | None = None) -> list[Path]:
+    """Remove the scratch folders (each with its copy of the package, about 3 MB) that
+    runs killed outright (SIGKILL, a machine's OOM killer) left behind: those whose
+    `owner.pid` names a process that is gone. A folder without the file, or whose owner
+    still runs (or whose number now belongs to another process), is kept. Returns those
+    removed."""
+    folder = Path(tempfile.gettempdir()) if folder is None else folder
+    removed = []
+    for path in folder.glob(SCRATCH_PREFIX + "*"):
+        try:
+            pid = int((path / OWNER_FILE).read_text(encoding="ascii"))
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (OSError, ValueError):
+            continue  # no owner file, unreadable, or a process of another user: keep it
+    return removed
+
+
 def snapshot_package(dest: Path, checkout: Path = CHECKOUT) -> Path:
     """A copy of the checkout's package, edits and all, for `new` to run: edits made to the
     tree while a run plays then never reach its later games (an engine restarted after a
@@ -508,7 +532,9 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             print(f"Error: {problem}", file=sys.stderr)
             return 2
-    with tempfile.TemporaryDirectory(prefix="canter-strength-") as scratch:
+    sweep_scratch()
+    with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX) as scratch:
+        (Path(scratch) / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
         json_path = str(Path(scratch) / "summary.json")
         # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
         pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant not in TWO_SEATS

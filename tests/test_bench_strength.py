@@ -604,6 +604,26 @@ def test_new_plays_the_package_as_it_was_when_the_run_began(tmp_path) -> None:
             done.stdout + done.stderr)
 
 
+def test_scratch_folders_of_runs_killed_outright_are_swept_and_no_other(tmp_path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process number no process has now
+    folders = {}
+    for name, owner in [("dead", str(gone.pid)), ("alive", str(os.getpid())),
+                        ("garbled", "not a number"), ("unowned", None)]:
+        folder = tmp_path / (strength.SCRATCH_PREFIX + name)
+        (folder / "new" / "canter").mkdir(parents=True)
+        if owner is not None:
+            (folder / strength.OWNER_FILE).write_text(owner)
+        folders[name] = folder
+    other = tmp_path / "something-else"
+    other.mkdir()
+    (other / strength.OWNER_FILE).write_text(str(gone.pid))
+    assert strength.sweep_scratch(tmp_path) == [folders["dead"]]
+    assert not folders["dead"].exists()
+    assert all(folders[name].exists() for name in ("alive", "garbled", "unowned"))
+    assert other.exists()
+
+
 def test_depths_and_time_thought_per_engine_from_the_records(tmp_path) -> None:
     from canter.adapters.records.format import GameRecord, write_games
 
