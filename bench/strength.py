@@ -199,15 +199,30 @@ def two_seat_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, s
     without the SPRT (--fixed)."""
     pair = summary["pairs"][0]
     wins, losses, draws = pair["wins"], pair["losses"], pair["draws"]
-    if pair["players"][0] != "new":  # the arbiter's pair runs in the order of --engine
+    flip = pair["players"][0] != "new"  # the arbiter's pair runs in the order of --engine
+    if flip:
         wins, losses = losses, wins
     games = wins + losses + draws
     result = f"+{wins} −{losses} ={draws}"
     elo = pair["elo"]
+    los = pair["los"]
+    if flip:  # (the Elo and LOS are of the first player too)
+        elo = None if elo is None else -elo
+        los = None if los is None else 1 - los
     margin = pair["elo_margin"]
     elo_text = "n/a" if elo is None else f"{elo:+.1f} ± {margin:.1f}" if margin is not None \
         else f"{elo:+.1f}"
-    return str(games), result, elo_text, verdict(summary, games, total, pair["los"], fixed)
+    # The games come in pairs (each opening from both seats): the pentanomial margin is
+    # the one that counts the pairing; the per-game one above ignores it.
+    penta = pair.get("pentanomial") or []
+    p_elo, p_margin = pair.get("pentanomial_elo"), pair.get("pentanomial_elo_margin")
+    if sum(penta) and p_elo is not None:
+        if flip:
+            penta, p_elo = penta[::-1], -p_elo
+        p_text = f"{p_elo:+.1f} ± {p_margin:.1f}" if p_margin is not None else f"{p_elo:+.1f}"
+        elo_text += (f"; pentanomial [{', '.join(map(str, penta))}] over {sum(penta)} pairs: "
+                     f"{p_text}")
+    return str(games), result, elo_text, verdict(summary, games, total, los, fixed)
 
 
 def verdict(summary: dict | None, games: int, total: int, los: float, fixed: bool) -> str:

@@ -391,6 +391,10 @@ def test_the_camelot_verdict_follows_the_sprt_then_the_games() -> None:
     row = strength.two_seat_row(summary(40, 60, 20, llr=-2.95, decision="H0", first="base-x"),
                                20000)
     assert row[1] == "+60 −40 =20" and row[3].endswith(": dropped")
+    assert row[2] == "-12.3 ± 4.6"  # the base's +12.3 turned round, as are W and L
+    row = strength.two_seat_row(summary(460, 540, 0, llr=2.0, decision=None, los=0.005,
+                                        first="base-x"), 1000)
+    assert row[3].endswith("LOS 99.5 %: kept")  # so is its LOS
     assert strength.two_seat_row(summary(5, 5, 0, llr=0.1, decision=None), 20000)[3] == (
         "LLR +0.10 (-2.94, +2.94), undecided; unfinished (10 of 20000 games): "
         "resume with the same --pgn")
@@ -406,6 +410,18 @@ def test_the_camelot_verdict_follows_the_sprt_then_the_games() -> None:
                                               "games)")
     assert "too few games" in strength.two_seat_row(
         summary(6, 4, 0, llr=0.3, decision=None), 10)[3]
+
+
+def test_the_elo_cell_adds_the_pentanomial_figure_seen_from_new() -> None:
+    paired = summary(9, 5, 0, llr=0.2, decision=None, first="base-x", elo=-10.0, margin=30.0)
+    paired["pairs"][0].update(pentanomial=[3, 0, 2, 0, 2], pentanomial_elo=-12.5,
+                              pentanomial_elo_margin=28.25)
+    # [LL, LD, DD+WL, WD, WW] of the base turned round: new lost 2 pairs and won 3
+    assert strength.two_seat_row(paired, 20000)[2] == (
+        "+10.0 ± 30.0; pentanomial [2, 0, 2, 0, 3] over 7 pairs: +12.5 ± 28.2")
+    paired["pairs"][0]["players"] = ["new", "base-x"]
+    assert strength.two_seat_row(paired, 20000)[2] == (
+        "-10.0 ± 30.0; pentanomial [3, 0, 2, 0, 2] over 7 pairs: -12.5 ± 28.2")
 
 
 def test_a_fixed_camelot_run_has_no_sprt_and_is_judged_by_its_games() -> None:
