@@ -40,6 +40,18 @@ def test_handshake_and_options(canter):
     assert not canter.errors
 
 
+def test_a_warning_is_kept_apart_from_the_errors(canter):
+    canter.configure({"UCI_Variant": "camelot", "Rule Side Castles": "own"})
+    canter.ping()
+    assert canter.warnings[-1] == ("Rule Side Castles changes nothing in camelot: only team "
+                                   "games have side castles")
+    assert not canter.errors
+    canter.configure({"Rule Side Castles": "closed"})  # back to the default: nothing said
+    count = len(canter.warnings)
+    canter.ping()
+    assert len(canter.warnings) == count
+
+
 def test_play_a_legal_move_with_info(canter):
     canter.configure({"UCI_Variant": "camelot"})
     canter.new_game()

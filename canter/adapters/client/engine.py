@@ -405,6 +405,9 @@ class Engine:
         # texts of every `info string error: ...` line the engine printed (its way of
         # refusing a command while carrying on)
         self.errors: list[str] = []
+        # texts of every `info string warning: ...` line (something accepted that will
+        # not do what it seems to, e.g. a `Rule ...` option the game never consults)
+        self.warnings: list[str] = []
         self._search: _Search | None = None
         self._raw: _Search | None = None  # the last search started by go_raw()
         self._quit = False
@@ -648,6 +651,8 @@ class Engine:
                     self.errors.append(text)
                     if self._search is not None:
                         self._search.errors.append(text)
+                elif info.string is not None and info.string.startswith("warning:"):
+                    self.warnings.append(info.string.partition(":")[2].strip())
                 if self._search is not None:
                     if info.string is not None and info.string.startswith("result "):
                         self._search.outcome = info.string[len("result ") :].strip()
