@@ -87,6 +87,41 @@ def test_two_engines_play_a_team_each(tmp_path: Path) -> None:
     assert "alpha vs beta:" in proc.stdout
 
 
+def test_an_sprt_between_two_engines_playing_a_team_each(tmp_path: Path) -> None:
+    js = tmp_path / "s.json"
+    crasher = f"cmd={sys.executable} {BAD} --crash-at-go 3 name=crasher"
+    # The crasher's team forfeits every game: each pair of games (the same opening, each
+    # engine once on each team) is a double win of the first engine's team.
+    proc = run("match", "--variant", "grand-cam", "--teams", "--engine", f"{CANTER} name=a",
+               "--engine", crasher, "--depth", "1", "--games", "40", "--openings", "none",
+               "--sprt", "elo0=0 elo1=100 alpha=0.1 beta=0.1", "--json", str(js))
+    data = json.loads(js.read_text())
+    assert data["stopped_by_sprt"] and data["sprt"]["decision"] == "H1"
+    # ln(0.9/0.1) = 2.20 is crossed after 8 games, 4 pairs, not before.
+    assert data["games_played"] == 8 and data["sprt"]["llr"] >= 2.197
+    (pairing,) = data["teams"]
+    assert pairing["pentanomial"] == [0, 0, 0, 0, 4] and pairing["wins"] == 8
+    assert "Pentanomial of a's team [LL, LD, DD+WL, WD, WW] over 4 pairs: [0, 0, 0, 0, 4]" \
+        in proc.stdout
+    assert "H1 accepted" in proc.stdout
+    # The other way round the first engine's team loses every pair: H0.
+    run("match", "--variant", "grand-cam", "--teams", "--engine", crasher,
+        "--engine", f"{CANTER} name=a", "--depth", "1", "--games", "40", "--openings", "none",
+        "--sprt", "elo0=0 elo1=100 alpha=0.1 beta=0.1", "--json", str(js))
+    data = json.loads(js.read_text())
+    assert data["sprt"]["decision"] == "H0" and data["games_played"] < 40
+    assert data["teams"][0]["pentanomial"] == [data["games_played"] // 2, 0, 0, 0, 0]
+
+
+def test_an_sprt_in_a_team_game_needs_two_engines_a_team_each() -> None:
+    proc = subprocess.run([sys.executable, "-m", "canter", "match", "--variant", "grand-cam",
+                           *[a for n in "abcd" for a in ("--engine", f"{CANTER} name={n}")],
+                           "--depth", "1", "--sprt", "elo0=0 elo1=5"],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "SPRT in a team game needs --teams and two engines (a team each)" in proc.stderr
+
+
 def test_teams_needs_a_team_game_and_two_engines() -> None:
     proc = subprocess.run([sys.executable, "-m", "canter", "match", "--teams", "--engine",
                            CANTER, "--engine", CANTER, "--depth", "1"],

@@ -263,12 +263,16 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
 
     sprt_params = None
     if sprt_text:
-        # Two engines in two seats (pentanomial), or every seat its own engine in a game
-        # of more (the first engine's pairwise score per game); not a team game.
-        if team_of or not (len(players) == 2 == seats or seats > 2):
-            raise click.BadParameter("SPRT needs a two-seat match of two engines or a "
-                                     "three-seat match (not a team game)",
-                                     param_hint="--sprt")
+        # Two engines in two seats, or a team each (pentanomial), or every seat its own
+        # engine in a game of three (the first engine's pairwise score per game).
+        if team_of:
+            if not (opts["teams"] and len(players) == 2):
+                raise click.BadParameter("SPRT in a team game needs --teams and two "
+                                         "engines (a team each)", param_hint="--sprt")
+        elif not (len(players) == 2 == seats or seats > 2):
+            raise click.BadParameter("SPRT needs a two-seat match of two engines, a team "
+                                     "game of two engines with --teams, or a three-seat "
+                                     "match", param_hint="--sprt")
         s = _fields(sprt_text, "--sprt",
                     {"elo0": float, "elo1": float, "alpha": float, "beta": float})
         if "elo0" not in s or "elo1" not in s:
@@ -390,8 +394,9 @@ def _check_cluster(address: str, players: list, settings: Any) -> None:
 @click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
 @common_options
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
-              help="Stop when the SPRT accepts H0 or H1: two seats, over the pentanomial "
-                   "counts; three seats, over the first engine's pairwise score per game.")
+              help="Stop when the SPRT accepts H0 or H1: two seats (or a team each with "
+                   "--teams), over the pentanomial counts; three seats, over the first "
+                   "engine's pairwise score per game.")
 def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: Any) -> None:
     """Play a match: two engines (Camelot), three (Tri-Camelot), four (Grand Cam), or two
     playing a team each (Grand Cam with --teams).

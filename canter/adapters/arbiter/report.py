@@ -37,6 +37,13 @@ def sprt_state(tally: Tally, params: dict[str, float] | None) -> SprtResult | No
     if not params or tally.games == 0:
         return None
     args = (params["elo0"], params["elo1"], params["alpha"], params["beta"])
+    if tally.team_of:
+        # Two engines, a team each (`--teams`): engine 0's team against engine 1's.
+        penta = tally.team_pentanomial(0, 1)
+        if sum(penta):
+            return sprt(*args, penta=penta)
+        w, d, lo = tally.team_scores().get(((0,), (1,)), [0, 0, 0])
+        return sprt(*args, wdl=(w, d, lo)) if w + d + lo else None
     if tally.multi_seat:
         scores = tally.pairwise_scores(0)
         return sprt(*args, scores=scores) if scores else None
@@ -165,6 +172,14 @@ def final_table(tally: Tally, names: list[str], nseats: int, total: int,
         lines += _tournament_two(tally, names)
     elif tally.team_of:
         lines += _teams(tally, names)
+        penta = tally.team_pentanomial(0, 1) if len(names) == 2 else (0,)
+        if sum(penta):
+            est = pentanomial_elo(penta)
+            lines.append(
+                f"Pentanomial of {names[0]}'s team [LL, LD, DD+WL, WD, WW] over {sum(penta)} "
+                f"pairs: [{', '.join(map(str, penta))}], Elo {elo_text(est.elo)} +/- "
+                f"{margin_text(est)}")
+        lines += _sprt_lines(tally, sprt_params)
     else:
         lines += _three(tally, names)
         lines += _pairwise_elo(tested_scores(tally, names, nseats, match), names)
@@ -327,9 +342,17 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
         teams = []
         for (a, b), (w, d, lo) in sorted(tally.team_scores().items()):
             st = two_seat_stats(w, d, lo)
-            teams.append({"teams": [[names[p] for p in a], [names[p] for p in b]],
-                          "wins": w, "draws": d, "losses": lo, "score": st.score,
-                          "elo": _num(st.elo.elo), "elo_margin": _num(st.elo.margin)})
+            item = {"teams": [[names[p] for p in a], [names[p] for p in b]],
+                    "wins": w, "draws": d, "losses": lo, "score": st.score,
+                    "elo": _num(st.elo.elo), "elo_margin": _num(st.elo.margin), "los": st.los}
+            if len(a) == len(b) == 1:  # an engine a team (--teams): pairs of games
+                penta = tally.team_pentanomial(a[0], b[0])
+                item["pentanomial"] = list(penta)
+                if sum(penta):
+                    est = pentanomial_elo(penta)
+                    item["pentanomial_elo"] = _num(est.elo)
+                    item["pentanomial_elo_margin"] = _num(est.margin)
+            teams.append(item)
         data["teams"] = teams
         data["standings"] = []
         for i, name in enumerate(names):

@@ -403,6 +403,24 @@ class Tally:
             wdl[0 if points == 1.0 else 1 if points == 0.5 else 2] += 1
         return out
 
+    def team_pairs(self, a: int, b: int) -> list[tuple[float, float]]:
+        """Team games of engines a and b each playing a whole team (`--teams`): a's points
+        in each complete pair of games of one encounter and block (a once on each team)."""
+        blocks: dict[tuple[int, int], list[GameEntry]] = {}
+        for e in self.entries.values():
+            if e.sides is not None and set(e.sides) == {(a,), (b,)} and a != b:
+                blocks.setdefault((e.job.encounter, e.job.block), []).append(e)
+        out = []
+        for games in blocks.values():
+            if len(games) == 2:
+                first, second = (g.side_points if g.sides[0] == (a,) else 1.0 - g.side_points
+                                 for g in games)
+                out.append((first, second))
+        return out
+
+    def team_pentanomial(self, a: int, b: int) -> tuple[int, int, int, int, int]:
+        return pentanomial(self.team_pairs(a, b))
+
     def team_points(self, player: int) -> tuple[int, float]:
         """Team games: (games, points) of one engine, a team's result counting once for
         each engine in it (1 a win, 1/2 a draw)."""
