@@ -1,6 +1,7 @@
 """The standard strength test: this working tree's engine against a frozen earlier build.
 
-    python bench/strength.py --base REV [--variant camelot|cam|camette|chivalry|tri-camelot]
+    python bench/strength.py --base REV
+        [--variant camelot|cam|camette|chivalry|grand-cam|tri-camelot]
         [--tc 10+0.1 | --st 1] [--concurrency 2] [--games N] [--pgn FILE] [--change TEXT]
         [--option NAME=VALUE ...] [--base-option NAME=VALUE ...]
 
@@ -19,6 +20,9 @@ built-in book (which resumes the runs before 2026-11-25):
   no SPRT: exactly --games games (default 1,000), the verdict from the likelihood of
   superiority (the acceptance of a whole piece of work over at least 1,000 games, whatever
   an SPRT would have decided on the way);
+- Grand Cam: new plays a whole team against the base (the arbiter's --teams), each opening
+  of the built-in book once with new on each team; the same SPRT over those pairs of
+  games, or --fixed;
 - Tri-Camelot: new against two copies of the base, the same SPRT over new's pairwise
   score per game (1 for finishing ahead of a base, 1/2 for sharing its place, 0 for
   finishing behind, averaged over the two), stopping at the first decision or at --games
@@ -64,10 +68,12 @@ DEFAULT_OPENINGS = {
     "chivalry": Path(__file__).resolve().parent / "openings-chivalry-2ply.txt",
     "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
 }
-# Two seats: the pentanomial SPRT; Tri-Camelot: the SPRT over new's pairwise score per game.
-# Grand Cam (two teams of two) is not offered: its seats are not one engine each.
+# Two seats, and Grand Cam with an engine a team (the arbiter's --teams): the pentanomial
+# SPRT over pairs of games; Tri-Camelot: the SPRT over new's pairwise score per game.
 TWO_SEATS = ("camelot", "cam", "camette", "chivalry")
-VARIANTS = (*TWO_SEATS, "tri-camelot")
+TEAMS = ("grand-cam",)
+PAIRED = (*TWO_SEATS, *TEAMS)
+VARIANTS = (*PAIRED, "tri-camelot")
 SPRT_GAMES = 20_000  # the cap of an SPRT that has not decided
 TRI_GAMES = 1_002  # 334 rounds of three rotations
 MIN_GAMES = 1_000  # fewer games without an SPRT decision decide nothing
@@ -102,7 +108,7 @@ def engine_field(command: list[str], name: str, directory: Path | None = None,
 
 def base_names(variant: str, sha: str) -> list[str]:
     name = f"base-{sha[:7]}"
-    return [name] if variant in TWO_SEATS else [name, f"{name}-2"]
+    return [name] if variant in PAIRED else [name, f"{name}-2"]
 
 
 def match_command(*, python: str, base_command: str, base_sha: str, variant: str,
@@ -120,6 +126,8 @@ def match_command(*, python: str, base_command: str, base_sha: str, variant: str
                "--engine", engine_field([python, "-m", "canter"], "new", checkout, options)]
     for name in base_names(variant, base_sha):
         command += ["--engine", engine_field([base_command], name, None, base_options)]
+    if variant in TEAMS:
+        command.append("--teams")  # new plays both seats of a team, the base the other two
     command += [f"--{limit.kind}", limit.value, "--concurrency", str(concurrency),
                 "--games", str(games)]
     if timemargin is not None:
@@ -192,6 +200,18 @@ def fixed_games_verdict(games: int, total: int, los: float) -> str:
         return f"too few games to decide (LOS {100 * los:.1f} %; at least {MIN_GAMES:,})"
     stopped = f" (stopped at {games} of {total} games)" if games < total else ""
     return f"LOS {100 * los:.1f} %: " + ("kept" if los >= KEEP_LOS else "dropped") + stopped
+
+
+def as_pairs(summary: dict) -> dict:
+    """A team match of two engines (--teams) read as a two-seat one: its pairing of teams,
+    each one engine, as the `pairs` entry `two_seat_row` reads."""
+    if summary.get("pairs") or not summary.get("teams"):
+        return summary
+    team = summary["teams"][0]
+    if not all(len(side) == 1 for side in team["teams"]):
+        return summary
+    pair = dict(team, players=[side[0] for side in team["teams"]])
+    return dict(summary, pairs=[pair])
 
 
 def two_seat_row(summary: dict, total: int, fixed: bool = False) -> tuple[str, str, str, str]:
@@ -445,8 +465,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--openings", metavar="FILE|builtin",
                    help="start points (default: bench/openings-camelot-2ply.txt, "
                         "bench/openings-chivalry-2ply.txt, bench/openings-tri-camelot-6ply"
-                        ".txt, the built-in book for Cam and Camette); 'builtin' for the "
-                        "built-in book")
+                        ".txt, the built-in book for Cam, Camette and Grand Cam); 'builtin' "
+                        "for the built-in book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -506,7 +526,7 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
     if args.openings not in (None, BUILTIN) and not Path(args.openings).is_file():
         p.error(f"--openings {args.openings}: no such file")
     games = args.games
-    if args.variant in TWO_SEATS:
+    if args.variant in PAIRED:
         if games is None:
             games = FIXED_GAMES if args.fixed else SPRT_GAMES
         if games < 2:
@@ -552,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         (Path(scratch) / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
         json_path = str(Path(scratch) / "summary.json")
         # Tri-Camelot's Elo is read from the records' rankings: keep them even without --pgn
-        pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant not in TWO_SEATS
+        pgn = args.pgn or (str(Path(scratch) / "games.pgn") if args.variant not in PAIRED
                            else None)
         # `new` keeps the engine's command and folder (what a resume checks) but imports
         # the package as it was when the run began.
@@ -581,7 +601,8 @@ def main(argv: list[str] | None = None) -> int:
             summary = json.loads(Path(json_path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return code or 1  # the arbiter said why
-        if args.variant in TWO_SEATS:
+        if args.variant in PAIRED:
+            summary = as_pairs(summary)
             if not summary.get("pairs"):
                 return code or 1
             cells = two_seat_row(summary, games, args.fixed)

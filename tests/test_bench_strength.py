@@ -260,7 +260,53 @@ def test_the_other_two_seat_games_get_the_same_sprt_and_fixed_runs(variant) -> N
     assert "--sprt" not in fixed
 
 
-def test_chivalry_plays_its_shipped_book_cam_and_camette_the_built_in_one() -> None:
+def test_grand_cam_plays_new_as_a_team_against_the_base_under_the_sprt(tmp_path) -> None:
+    command = strength.match_command(
+        python="python", base_command="/b/canter", base_sha="1234567abc",
+        variant="grand-cam", limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=500,
+        pgn="r.pgn", json_path="s.json", checkout=Path("/src"),
+        openings=strength.openings_path(None, "grand-cam"))
+    # one engine a team, the built-in book, the two-seat SPRT over pairs of games
+    assert "--teams" in command and "--openings" not in command
+    assert [w for w in command if w.startswith("cmd=")] == [
+        "cmd=python -m canter name=new dir=/src", "cmd=/b/canter name=base-1234567"]
+    assert command[command.index("--sprt") + 1] == strength.SPRT
+    assert args_of("--variant", "grand-cam") == (strength.Limit("tc", "10+0.1"), 20000)
+    assert args_of("--variant", "grand-cam", "--fixed")[1] == 1000
+    # The command runs, and the arbiter's team summary gives the row of a two-seat test.
+    launcher = tmp_path / "base"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} -m canter \"$@\"\n")
+    launcher.chmod(0o755)
+    summary_path = tmp_path / "s.json"
+    command = strength.match_command(
+        python=sys.executable, base_command=str(launcher), base_sha="1234567abc",
+        variant="grand-cam", limit=strength.Limit("nodes", "30"), concurrency=2, games=2,
+        pgn=None, json_path=str(summary_path), checkout=ROOT, fixed=True)
+    command[command.index("--nodes") + 2:command.index("--nodes") + 2] = ["--maxplies", "80"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env=strength.checkout_env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(summary_path.read_text())
+    assert summary["teams"][0]["teams"] == [["new"], ["base-1234567"]]
+    games, result, elo, verdict = strength.two_seat_row(strength.as_pairs(summary), 2, True)
+    wins, losses, draws = (int(w[1:]) for w in result.split())
+    assert games == "2" and wins + losses + draws == 2
+    assert "pentanomial" in elo and " over 1 pairs: " in elo, elo
+    assert verdict.startswith("fixed games; too few games to decide")
+
+
+def test_as_pairs_reads_a_team_pairing_of_one_engine_each_as_a_pair() -> None:
+    team = {"teams": [["new"], ["base-x"]], "wins": 3, "draws": 1, "losses": 2, "elo": 5.0,
+            "elo_margin": 9.0, "los": 0.6, "pentanomial": [0, 1, 1, 0, 1]}
+    pairs = strength.as_pairs({"teams": [team]})["pairs"]
+    assert pairs == [dict(team, players=["new", "base-x"])]
+    plain = {"pairs": [{"players": ["new", "b"]}]}
+    assert strength.as_pairs(plain) is plain  # two seats: unchanged
+    four = {"teams": [dict(team, teams=[["a", "c"], ["b", "d"]])]}
+    assert "pairs" not in strength.as_pairs(four)  # engines sharing a team: no pair
+
+
+def test_chivalry_plays_its_shipped_book_the_others_the_built_in_one() -> None:
     from canter.adapters.arbiter.openings import load_openings
 
     chivalry = BENCH / "openings-chivalry-2ply.txt"
@@ -269,8 +315,7 @@ def test_chivalry_plays_its_shipped_book_cam_and_camette_the_built_in_one() -> N
     assert len({o.moves for o in starts}) == len(starts) >= 300
     assert strength.openings_path(None, "cam") is None
     assert strength.openings_path(None, "camette") is None
-    # Grand Cam's seats are teams of two: not one engine against one
-    assert "grand-cam" not in strength.VARIANTS
+    assert strength.openings_path(None, "grand-cam") is None
 
 
 def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path) -> None:
