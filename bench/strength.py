@@ -20,9 +20,9 @@ built-in book (which resumes the runs before 2026-11-25):
   no SPRT: exactly --games games (default 1,000), the verdict from the likelihood of
   superiority (the acceptance of a whole piece of work over at least 1,000 games, whatever
   an SPRT would have decided on the way);
-- Grand Cam: new plays a whole team against the base (the arbiter's --teams), each opening
-  of the built-in book once with new on each team; the same SPRT over those pairs of
-  games, or --fixed;
+- Grand Cam: new plays a whole team against the base (the arbiter's --teams), from
+  `bench/openings-grand-cam-4ply.txt` (100 level 4-ply starts), each once with new on each
+  team; the same SPRT over those pairs of games, or --fixed;
 - Tri-Camelot: new against two copies of the base, the same SPRT over new's pairwise
   score per game (1 for finishing ahead of a base, 1/2 for sharing its place, 0 for
   finishing behind, averaged over the two), stopping at the first decision or at --games
@@ -66,6 +66,7 @@ BUILTIN = "builtin"  # --openings: the arbiter's built-in book of the variant
 DEFAULT_OPENINGS = {
     "camelot": Path(__file__).resolve().parent / "openings-camelot-2ply.txt",
     "chivalry": Path(__file__).resolve().parent / "openings-chivalry-2ply.txt",
+    "grand-cam": Path(__file__).resolve().parent / "openings-grand-cam-4ply.txt",
     "tri-camelot": Path(__file__).resolve().parent / "openings-tri-camelot-6ply.txt",
 }
 # Two seats, and Grand Cam with an engine a team (the arbiter's --teams): the pentanomial
@@ -465,8 +466,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--openings", metavar="FILE|builtin",
                    help="start points (default: bench/openings-camelot-2ply.txt, "
                         "bench/openings-chivalry-2ply.txt, bench/openings-tri-camelot-6ply"
-                        ".txt, the built-in book for Cam, Camette and Grand Cam); 'builtin' "
-                        "for the built-in book")
+                        ".txt, bench/openings-grand-cam-4ply.txt, the built-in book for Cam "
+                        "and Camette); 'builtin' for the built-in book")
     p.add_argument("--timemargin", type=int, default=None, metavar="MS",
                    help="milliseconds a search may overrun (the arbiter's --timemargin)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

@@ -266,8 +266,9 @@ def test_grand_cam_plays_new_as_a_team_against_the_base_under_the_sprt(tmp_path)
         variant="grand-cam", limit=strength.Limit("tc", "10+0.1"), concurrency=2, games=500,
         pgn="r.pgn", json_path="s.json", checkout=Path("/src"),
         openings=strength.openings_path(None, "grand-cam"))
-    # one engine a team, the built-in book, the two-seat SPRT over pairs of games
-    assert "--teams" in command and "--openings" not in command
+    # one engine a team, the shipped 4-ply starts, the two-seat SPRT over pairs of games
+    assert "--teams" in command
+    assert command[command.index("--openings") + 1] == str(BENCH / "openings-grand-cam-4ply.txt")
     assert [w for w in command if w.startswith("cmd=")] == [
         "cmd=python -m canter name=new dir=/src", "cmd=/b/canter name=base-1234567"]
     assert command[command.index("--sprt") + 1] == strength.SPRT
@@ -306,7 +307,7 @@ def test_as_pairs_reads_a_team_pairing_of_one_engine_each_as_a_pair() -> None:
     assert "pairs" not in strength.as_pairs(four)  # engines sharing a team: no pair
 
 
-def test_chivalry_plays_its_shipped_book_the_others_the_built_in_one() -> None:
+def test_chivalry_plays_its_shipped_book_cam_and_camette_the_built_in_one() -> None:
     from canter.adapters.arbiter.openings import load_openings
 
     chivalry = BENCH / "openings-chivalry-2ply.txt"
@@ -315,7 +316,6 @@ def test_chivalry_plays_its_shipped_book_the_others_the_built_in_one() -> None:
     assert len({o.moves for o in starts}) == len(starts) >= 300
     assert strength.openings_path(None, "cam") is None
     assert strength.openings_path(None, "camette") is None
-    assert strength.openings_path(None, "grand-cam") is None
 
 
 def test_camelot_plays_the_shipped_test_openings_unless_told_otherwise(tmp_path) -> None:
