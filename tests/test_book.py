@@ -236,6 +236,14 @@ def test_the_shipped_book_is_the_default_and_left_out_under_other_rules():
     assert searcher.searches == 1
 
 
+def test_a_ruling_the_game_never_consults_keeps_the_shipped_book():
+    s, searcher = session(None)
+    assert s.set_option("Rule No Move", "pass")  # a warning: two players never pass
+    entry = shipped_book("camelot").get(s.position)
+    move, _ = answer(s, CLOCK)
+    assert searcher.searches == 0 and move in [t for t, _ in entry.moves]
+
+
 # ---- through a real engine process ------------------------------------------------------------
 def engine(lines: list[str]) -> str:
     proc = subprocess.run([sys.executable, "-m", "canter"], input="\n".join(lines) + "\n",

@@ -249,6 +249,9 @@ def test_the_proof_is_set_aside_when_the_quiet_limit_could_cut_it_short() -> Non
     other = Position.from_string(pos.to_string(),
                                  pos.rules.with_option("exit_duty_persists", False))
     assert solved.verdict(other) is None
+    # A ruling Camette never consults (no passing in a two-player game) leaves it whole.
+    idle = Position.from_string(pos.to_string(), pos.rules.with_option("no_move", "pass"))
+    assert solved.verdict(idle) == verdict
 
 
 # ---- the engine plays from the proof --------------------------------------------------

@@ -336,6 +336,22 @@ def test_best_moves_rank_the_shortest_win_first(endings):
     assert [d for _, r, d in moves if r == WIN] == sorted(d for _, r, d in moves if r == WIN)
 
 
+def test_a_ruling_the_game_never_consults_keeps_the_tables():
+    shipped = Endings()  # Camette's shipped tables
+    camette = Position.from_string("camette 1/1B1/5/5/5/1W1/1 w 0,0 - - 0 0")
+    got = shipped.probe(camette)
+    assert got is not None
+    # No Move is never consulted in a two-player game: the table still answers ...
+    idle = Position.from_string(camette.to_string(),
+                                camette.rules.with_option("no_move", "pass"))
+    assert shipped.probe(idle) == got
+    # ... a ruling the game does consult leaves it out (it was built under the defaults).
+    for name, value in (("exit_duty_persists", False), ("parker_1887", True)):
+        other = Position.from_string(camette.to_string(),
+                                     camette.rules.with_option(name, value))
+        assert shipped.probe(other) is None, name
+
+
 def test_material_of_needs_exactly_two_seats():
     assert material_of(Position.start("camette")).key == "camette-wKMMM-bKMMM"
     assert material_of(Position.start("tri-camelot")) is None

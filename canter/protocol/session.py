@@ -642,13 +642,14 @@ class Session:
 
     def book(self):
         """The book in use: BookFile's, else the one shipped for the game, which is left out
-        when a rules option differs from the game's defaults (it was built under those)."""
+        when a rules option the game consults differs from its defaults (it was built
+        under those)."""
         if not self.values.get(opt.OWN_BOOK.key, opt.OWN_BOOK.default):
             return None
         if self.book_file is not None:
             return self.book_file
         variant = self.variant
-        if self.rules_for(variant) != variant.default_rules:
+        if self.rules_for(variant).as_played_in(variant) != variant.default_rules:
             return None
         from canter.engine.search.book import BookError, shipped_book
 

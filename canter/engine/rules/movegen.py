@@ -345,10 +345,10 @@ def must_capture(pos: Position, seat: int | None = None) -> bool:
 
 def offers_capture(pos: Position, move: Move) -> bool:
     """Two seats, no teams: would the other side be bound to capture after `move`, a move
-    of the side to move that takes nothing and does not end the game? The same answer as
-    pushing the move and asking `must_capture`, without the push: only the mover's start
-    and end cells change (a canter's route touches no other), and the turn passes to the
-    other seat."""
+    of the side to move that takes nothing and does not enter its target castle? The same
+    answer as pushing the move and asking `must_capture`, without the push: only the
+    mover's start and end cells change (a canter's route touches no other), and the turn
+    passes to the other seat."""
     v = pos.variant
     seat = pos.turn
     other = 1 - seat

@@ -63,6 +63,16 @@ class Rules:
             idle["side_castles"] = "only team games have side castles"
         return idle
 
+    def as_played_in(self, variant: Variant) -> Rules:
+        """These rulings with those `variant` never consults set back to its defaults: what
+        decides whether something built under the defaults (endgame tables, the opening
+        book, a proof) still holds."""
+        idle = self.idle_in(variant)
+        if not idle:
+            return self
+        default = variant.default_rules
+        return replace(self, **{name: getattr(default, name) for name in idle})
+
     def with_option(self, name: str, value: object) -> Rules:
         """A copy with one option changed; ValueError naming the problem otherwise."""
         known = {f.name: f for f in fields(self)}

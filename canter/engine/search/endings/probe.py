@@ -132,7 +132,7 @@ class Endings:
         if m is None or pos.turn not in m.seats:
             return None
         table = self.table(m)
-        if table is None or rules_key(pos.rules) != table.rules_key:
+        if table is None or rules_key(pos.rules.as_played_in(pos.variant)) != table.rules_key:
             return None
         got = table.probe(pos)
         if got is not None:

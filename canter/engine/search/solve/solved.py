@@ -48,7 +48,7 @@ class Solved:
 
     def applies(self, pos: Position, plies: int) -> bool:
         """Do the game's rules let the proof's `plies` run their course from `pos`?"""
-        rules, base = pos.rules, pos.variant.default_rules
+        rules, base = pos.rules.as_played_in(pos.variant), pos.variant.default_rules
         for f in fields(rules):
             if f.name not in DRAW_RULES and getattr(rules, f.name) != getattr(base, f.name):
                 return False
