@@ -93,6 +93,7 @@ def test_replay_refuses_what_is_not_a_game_record(files, name, needles) -> None:
     ("quiet_limit=-5", "quiet_limit must not be negative"),
     ("repetition=sometimes", "repetition must be one of"),
     ("no_such_rule=1", "unknown rules option"),
+    ("quiet_limit=" + "9" * 5000, "is too large"),  # (int() refuses 4,300 digits)
 ])
 def test_replay_checks_the_rules_tag_like_the_rules_options(rules, needle) -> None:
     done = canter("replay", "-", stdin=GAME.replace("[Event", f'[Rules "{rules}"]\n[Event', 1))
@@ -225,6 +226,8 @@ def test_show_refuses_numbers_and_moves_out_of_range(files, args, needles) -> No
     (["--ply", "1"], ["--ply", "0 is the only ply"]),
     ([CAMELOT_WITH_TRI_PLACEMENT], ["position string"]),
     (["camelot", "2/8", "w"], ["position", "8 fields"]),
+    ([f"camette 1/1B1/5/5/5/1W1/1 w 0,0 - - 0 {'9' * 5000}"], ["ply", "too large"]),
+    ([f"camette 1/1B1/5/{'9' * 5000}/5/1W1/1 w 0,0 - - 0 0"], ["longer than the rank"]),
 ])
 def test_show_refuses_bad_positions(args, needles) -> None:
     assert_error(canter("show", *args), USAGE, *needles)

@@ -78,6 +78,8 @@ def test_comments_and_blank_lines_are_skipped():
     (f"{START} ; 3 4", "no moves"),
     (f"{START} C6-B5 5 ; 3", "exactly a score and a depth"),
     (f"{START} C6-B5 5 ; 3 -1", "depth '-1'"),
+    (f"{START} C6-B5 {'9' * 5000} ; 3 4", "weight of C6-B5 '99999"),  # int() refuses
+    (f"{START} C6-B5 5 ; -{'9' * 5000} 4", "is not from"),
     ("camelot 2/8 w C6-B5 5 ; 3 4", "needs 6 fields, found 5"),
 ])
 def test_a_bad_line_is_named_by_its_number(line, reason):

@@ -115,6 +115,11 @@ def test_payload_keeps_inner_and_trailing_spaces_and_bare_tags_mean_empty_lines(
         ("@timeout -1", "finite number >= 0"),
         ("@timeout nan", "finite number >= 0"),
         ("@exit zero", "exit code must be an integer"),
+        ("@exit " + "9" * 5000, "exit code must be an integer"),  # (int() refuses)
+        ("@sleep 1e300", "seconds must be at most 1000000"),  # (the clock overflows)
+        ("@quiet 1e300", "seconds must be at most 1000000"),
+        ("@timeout 1e7", "seconds must be at most 1000000"),
+        ("@format " + "9" * 5000, "format version must be a number (at most 9 digits)"),
         ("@eof now", "@eof takes 0 argument(s)"),
         ("@expect uciok", "unknown directive '@expect'"),
         ("@format 2", "written for transcript format 2"),

@@ -326,6 +326,8 @@ def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
         if raw in ("true", "false"):
             value = raw == "true"
         elif raw.lstrip("-").isdecimal():
+            if len(raw) > 12:  # (no ruling counts that far; int() refuses 4,300 digits)
+                raise ValueError(f"Rules tag: {key}={raw[:20]}... is too large")
             value = int(raw)
         values[key] = value
     return values

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from canter.adapters.params import MAX_SECONDS
+
 FORMAT_VERSION = 1
 
 # Matcher kinds, keyed by the suffix a tag carries: "<" exact, "<*" glob, "<~" regex.
@@ -335,13 +337,17 @@ def _directive(name: str, args: list[str], line_no: int) -> Step:
         if not args or args[0] == "any":
             return ExpectExit(line_no, None)
         try:
+            if len(args[0]) > 12:
+                raise ValueError
             return ExpectExit(line_no, int(args[0]))
         except ValueError:
-            raise ValueError(f"exit code must be an integer or 'any', not {args[0]!r}") from None
+            raise ValueError(f"exit code must be an integer or 'any', not "
+                             f"{args[0][:20]!r}") from None
     if name == "format":
         arity(1, 1)
-        if not args[0].isdecimal():
-            raise ValueError(f"format version must be a number, not {args[0]!r}")
+        if not args[0].isdecimal() or len(args[0]) > 9:
+            raise ValueError(f"format version must be a number (at most 9 digits), not "
+                             f"{args[0][:20]!r}")
         return _VersionMarker(line_no, int(args[0]))
     raise ValueError(f"unknown directive '@{name}' (see docs/transcripts.md)")
 
@@ -353,6 +359,8 @@ def _seconds(text: str) -> float:
         raise ValueError(f"seconds must be a number, not {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise ValueError(f"seconds must be a finite number >= 0, not {text!r}")
+    if value > MAX_SECONDS:  # (the clock and the poll of a wait overflow long before inf)
+        raise ValueError(f"seconds must be at most {MAX_SECONDS:.0f}, not {text!r}")
     return value
 
 

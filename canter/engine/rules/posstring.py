@@ -62,9 +62,18 @@ def format_position(pos: Position) -> str:
     ])
 
 
+MAX_DIGITS = 12  # of a count in a position string: more is no game (and int() refuses 4,300)
+
+
 def _whole(text: str) -> bool:
     """A whole number in its one spelling (no sign, no leading zero)."""
     return text.isdecimal() and (text == "0" or not text.startswith("0"))
+
+
+def _too_long(field: str, text: str) -> None:
+    if len(text) > MAX_DIGITS:
+        raise PositionError(field, f"'{shorten(text)}' is too large (at most {MAX_DIGITS} "
+                            "digits)")
 
 
 def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Position:
@@ -103,6 +112,10 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
                     # One spelling per position: no zero runs, no leading zeros.
                     raise PositionError("placement", f"rank {rank}: a run of empty cells "
                                         f"written '{shorten(token)}'")
+                if len(token) > len(str(len(cells))):
+                    raise PositionError("placement", f"rank {rank}: a run of "
+                                        f"'{shorten(token)}' empty cells is longer than the "
+                                        f"rank's {len(cells)} cells")
                 i += int(token)
                 continue
             if token not in letters:
@@ -129,6 +142,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
         raise PositionError("castle-moves", f"expected {variant.nseats} whole numbers "
                             f"separated by ',', got '{shorten(castle_moves)}'")
     for seat, c in enumerate(counts):
+        _too_long("castle-moves", c)
         if int(c) > variant.castle_move_limit:
             raise PositionError("castle-moves", f"{variant.seats[seat].name} has used {c} "
                                 f"Castle Moves; the limit is {variant.castle_move_limit}")
@@ -177,6 +191,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
     for name, value in (("quiet", quiet), ("ply", ply)):
         if not _whole(value):
             raise PositionError(name, f"expected a whole number, got '{shorten(value)}'")
+        _too_long(name, value)
     if int(quiet) > int(ply):
         raise PositionError("quiet", f"{quiet} quiet plies cannot exceed the {ply} "
                             f"{'ply' if ply == '1' else 'plies'} played")

@@ -90,9 +90,12 @@ class Rules:
             if isinstance(value, bool):  # (int(True) is 1: no number was given)
                 raise ValueError(f"{name} must be a whole number, not '{value}'")
             try:
+                if isinstance(value, str) and len(value.strip()) > 12:
+                    raise ValueError  # (int() refuses 4,300 digits with a hint of its own)
                 value = int(value)
             except (TypeError, ValueError):
-                raise ValueError(f"{name} must be a whole number, not '{value}'") from None
+                raise ValueError(f"{name} must be a whole number (at most 12 digits), not "
+                                 f"'{shorten(str(value))}'") from None
             if value < 0:
                 raise ValueError(f"{name} must not be negative")
         else:

@@ -74,6 +74,8 @@ def _whole(text: str, what: str, line: int, low: int, high: int, signed: bool = 
     body = text[1:] if signed and text.startswith("-") else text
     if not body.isdecimal():
         raise BookError(f"{what} '{text[:20]}' is not a whole number", line)
+    if len(body) > len(str(max(abs(low), abs(high)))) + 1:  # (int() refuses 4,300 digits)
+        raise BookError(f"{what} '{text[:20]}...' is not from {low} to {high}", line)
     value = int(text)
     if not low <= value <= high:
         raise BookError(f"{what} {value} is not from {low} to {high}", line)
