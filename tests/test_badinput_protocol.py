@@ -205,7 +205,12 @@ UCI_CASES: list[Case] = [
     BAD(START, 1, START.split()[1].replace("B", "\u00e9", 1),
       "placement: rank 11: unknown piece letter '\\xe9'"),
     BAD(START, 1, START.split()[1].replace("2", "99999999999999999999", 1),
-      "bad position string: placement: rank 16 has 2 cells"),
+      "bad position string: placement: rank 16: a run of '99999999999999999999' empty "
+      "cells is longer than the rank's 2 cells"),
+    BAD(START, 1, START.split()[1].replace("2", VERY_HUGE, 1),
+      "placement: rank 16: a run of '9999"),
+    BAD(START, 3, f"{VERY_HUGE},0", "castle-moves: white has used 9999"),
+    BAD(START, 6, VERY_HUGE, "quiet: '9999"),
     BAD(START, 1, START.split()[1].replace("2B", "3B", 1),
       "bad position string: placement: rank 11"),
     BAD(START, 2, "x", "bad position string: turn: 'x' is not a seat letter"),
