@@ -385,6 +385,46 @@ def test_cli_builds_probes_and_lists(tmp_path):
     assert "camette-wK-bM" in out.output and "shipped" in out.output
 
 
+CAMELOT_KK = "camelot 2/8/10/12/12/12/12/5B6/5W6/12/12/12/12/10/8/2 w 0,0 - - 0 0"
+
+
+def test_cli_probe_says_what_is_wrong_with_its_folder_or_table(tmp_path):
+    runner = CliRunner()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    out = runner.invoke(tables_command, ["probe", CAMELOT_KK, "--dir", str(notes / "sub")])
+    assert out.exit_code == 2 and "notes.txt is a file, not a folder" in out.output
+    # A folder where the table file goes: named, no traceback.
+    (tmp_path / "d1" / "camelot-wK-bK.ctb").mkdir(parents=True)
+    out = runner.invoke(tables_command, ["probe", CAMELOT_KK, "--dir", str(tmp_path / "d1")])
+    assert out.exit_code == 1 and "camelot-wK-bK.ctb: Is a directory" in out.output
+    assert not isinstance(out.exception, OSError)
+    # A damaged table is said to be one (not "no table"); a file of another kind under a
+    # table's name is never replaced by a build.
+    (tmp_path / "d5").mkdir()
+    (tmp_path / "d5" / "camelot-wK-bK.ctb").write_bytes(bytes(range(256)))
+    out = runner.invoke(tables_command, ["probe", CAMELOT_KK, "--no-build", "--dir",
+                                         str(tmp_path / "d5")])
+    assert out.exit_code == 1
+    assert "d5/camelot-wK-bK.ctb: not a canter endings table" in out.output
+    for command in (["probe", CAMELOT_KK], ["build", "camelot-wK-bK", "--quiet"]):
+        out = runner.invoke(tables_command, [*command, "--dir", str(tmp_path / "d5")])
+        assert out.exit_code == 1 and "is not a table file; it is kept" in out.output
+    assert (tmp_path / "d5" / "camelot-wK-bK.ctb").read_bytes() == bytes(range(256))
+
+
+def test_cli_refuses_classes_beyond_eight_pieces_before_any_work(tmp_path):
+    runner = CliRunner()
+    big = "camelot-wKKKKMMMMMMMMMM-bKKKKMMMMMMMMMM"
+    out = runner.invoke(tables_command, ["build", big, "--dir", str(tmp_path)])
+    assert out.exit_code == 2 and f"{big} has 28 pieces; tables are built for at most 8" \
+        in out.output
+    start = Position.start("camelot").to_string()
+    out = runner.invoke(tables_command, ["probe", start, "--dir", str(tmp_path)])
+    assert out.exit_code == 1 and "has 28 pieces" in out.output
+    assert list(tmp_path.iterdir()) == []  # nothing was built
+
+
 def test_cli_says_in_one_line_what_is_wrong_with_a_folder_or_a_table(tmp_path):
     runner = CliRunner()
     afile = tmp_path / "afile"
@@ -398,7 +438,7 @@ def test_cli_says_in_one_line_what_is_wrong_with_a_folder_or_a_table(tmp_path):
     out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir",
                                          str(tmp_path)])
     assert out.exit_code == 0, out.output
-    assert "camette-wK-bK: damaged table: not a canter endings table" in out.output
+    assert "camette-wK-bK: not a canter endings table (its header is no object)" in out.output
     # A built table goes in whole, with no temporary file left beside it.
     out = runner.invoke(tables_command, ["build", "camette-wK-bK", "--force", "--quiet",
                                          "--dir", str(tmp_path)])

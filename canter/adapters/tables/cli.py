@@ -27,6 +27,10 @@ from canter.engine.search.endings import (
     parse_material,
 )
 
+# The most pieces a table is built for: beyond it a class is too big for this machine (an
+# eight-piece Camelot class already holds billions of positions).
+MAX_PIECES = 8
+
 _dir_option = click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
                            help="The table folder (default: $CANTER_TABLES or "
                            "~/.cache/canter/tables).")
@@ -69,7 +73,7 @@ def tables() -> None:
 
 @tables.command()
 @variant_option("The game whose tables are built (with --pieces).")
-@click.option("--pieces", type=click.IntRange(2, 8), default=None,
+@click.option("--pieces", type=click.IntRange(2, MAX_PIECES), default=None,
               help="Build every class with at most this many pieces.")
 @click.argument("names", nargs=-1, metavar="[CLASS]...")
 @_dir_option
@@ -87,6 +91,10 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
         wanted = [parse_material(n, variant) for n in names]
     except MaterialError as exc:
         raise click.BadParameter(str(exc), param_hint="CLASS") from None
+    for m in wanted:
+        if m.count > MAX_PIECES:
+            raise click.BadParameter(f"{m.key} has {m.count} pieces; tables are built for at "
+                                     f"most {MAX_PIECES}", param_hint="CLASS")
     if pieces is not None:
         wanted += classes(variant, pieces)
         if not wanted:
@@ -106,9 +114,8 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
         try:
             table = endings.build(m, force=True)
         except OSError as exc:
-            raise click.ClickException(f"{store.path}: a table could not be written "
-                                       f"({exc.strerror or exc}); the tables written before "
-                                       "it are kept") from None
+            raise click.ClickException(f"a table could not be written ({_os_error(exc, store)})"
+                                       "; the tables written before it are kept") from None
         s = table.stats
         click.echo(f"{m.key}: {s['states']} positions, {s['win']} won, {s['draw']} drawn, "
                    f"{s['loss']} lost, longest win {s['longest_win']} plies, "
@@ -131,14 +138,48 @@ def probe(position: str, folder: str | None, build_missing: bool) -> None:
     if m is None:
         raise click.ClickException("not a two-sided ending (two seats with pieces, the "
                                    "others out of the game)")
-    endings = _endings(Folder(folder), build_missing)
-    got = endings.probe(pos)
-    if got is None:
-        why = "no table" if endings.table(m) is None else "the table does not hold this state"
-        raise click.ClickException(f"{m.key}: {why}")
+    if build_missing and m.count > MAX_PIECES:
+        raise click.ClickException(f"{m.key} has {m.count} pieces; tables are built for at "
+                                   f"most {MAX_PIECES}")
+    store = Folder(folder)
+    if build_missing:
+        from canter.adapters.files import OutputPathError, check_output_folder
+
+        try:  # a table may be built: a folder that cannot take it is said at once
+            check_output_folder(str(store.path))
+        except OutputPathError as exc:
+            raise click.BadParameter(str(exc), param_hint="--dir") from None
+    endings = _endings(store, build_missing)
+    try:
+        got = endings.probe(pos)
+        if got is None:
+            raise click.ClickException(f"{m.key}: {_why_none(store, endings, m)}")
+    except OSError as exc:
+        raise click.ClickException(_os_error(exc, store)) from None
     click.echo(f"{m.key}: {pos.variant.seats[pos.turn].name} to move: {_result(*got)}")
     for move, result, d in endings.best_moves(pos):
         click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
+
+
+def _os_error(exc: OSError, store: Folder) -> str:
+    """The file (or the folder) and what went wrong with it, in one line."""
+    if exc.strerror:
+        return f"{exc.filename or store.path}: {exc.strerror}"
+    return str(exc)
+
+
+def _why_none(store: Folder, endings: Endings, m) -> str:
+    """Why a probe found nothing: no table, a damaged one, or a state it does not hold."""
+    data = store.load(m.key)
+    if data is not None:
+        try:
+            Table.from_bytes(data, m.key)
+        except TableError as exc:
+            where = store.file(m.key) if store.file(m.key).exists() else "the shipped file"
+            return f"{where}: {exc}"
+    if endings.table(m) is None:
+        return "no table"
+    return "the table does not hold this state"
 
 
 @tables.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from canter.engine.search.endings import SUFFIX, default_table_dir, shipped, shipped_keys
@@ -35,7 +36,31 @@ class Folder:
         from canter.adapters.files import replace_file
 
         self.path.mkdir(parents=True, exist_ok=True)
-        replace_file(str(self.file(key)), data)
+        target = self.file(key)
+        if target.is_file() and not _is_table_file(target):
+            # A damaged table is built again; a file of another kind under a table's name
+            # is someone's, and is kept.
+            raise OSError(f"{target} is not a table file; it is kept (move it away to build "
+                          "this table)")
+        replace_file(str(target), data)
 
     def available(self) -> list[str]:
         return sorted(set(self.keys()) | set(shipped_keys()))
+
+
+def _is_table_file(path: Path) -> bool:
+    """Could the file be a table, of any version or damaged past its header? Its first line
+    is JSON (a table's header); a file whose first line is not (notes, a picture) is not."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    first, newline, _ = head.partition(b"\n")
+    if not newline:
+        return False
+    try:
+        json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return True

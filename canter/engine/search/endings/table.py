@@ -103,9 +103,17 @@ class Table:
     def from_bytes(cls, data: bytes, key: str | None = None) -> Table:
         """The table in a file's bytes; TableError for anything else, including (with
         `key`) the table of another class than the one looked for."""
+        if not data:
+            raise TableError("damaged table: the file is empty")
+        if b"\n" not in data[:4096]:
+            raise TableError("not a canter endings table (no header line)")
         try:
             line, rest = data.split(b"\n", 1)
-            header = json.loads(line)
+            try:
+                header = json.loads(line)
+            except ValueError:  # (JSON and UTF-8 errors: what is wrong is the kind of file)
+                raise TableError("not a canter endings table (its header is not the "
+                                 "format's JSON)") from None
             if not isinstance(header, dict):
                 raise TableError("not a canter endings table (its header is no object)")
             if header.get("format") != MAGIC or header.get("version") != FORMAT_VERSION:
@@ -131,6 +139,8 @@ class Table:
             rare = _inflate(rest[8 + n:], count * (8 + width))
             keys = _from_little("Q", rare[:8 * count])
             values = _from_little("H" if wide else "B", rare[8 * count:])
+        except TableError:
+            raise  # (a ValueError itself, already saying what is wrong)
         except (ValueError, KeyError, TypeError, zlib.error, EOFError, RecursionError) as exc:
             raise TableError(f"damaged table: {exc}"[:300]) from None
         if len(base) != material.base_size or len(values) != count:
