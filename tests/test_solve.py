@@ -375,10 +375,39 @@ def test_canter_solve_refuses_bad_input(tmp_path) -> None:
     whole = gzip.compress(b"# canter proof 1\n" * 50)
     broken.write_bytes(whole[:10] + b"\xff" * 6 + whole[16:])  # a bad deflate block
     result = runner.invoke(main, ["solve", "camette", "--proof", str(empty), "--check"])
-    assert result.exit_code != 0 and "holds no proof lines" in result.output
+    assert result.exit_code != 0 and "holds no claim or move line" in result.output
     result = runner.invoke(main, ["solve", "camette", "--proof", str(broken), "--check"])
     assert result.exit_code != 0 and "not a proof file" in result.output
     assert not isinstance(result.exception, (AttributeError, TypeError, ValueError))
+
+
+def test_canter_solve_refuses_a_proof_of_another_game_or_of_negative_length(tmp_path):
+    runner = CliRunner()
+    shipped = tmp_path / "camette.txt"
+    shipped.write_text(_shipped_text("camette"))
+    result = runner.invoke(main, ["solve", "camelot", "--proof", str(shipped), "--no-lines"])
+    assert result.exit_code == 1
+    assert "a proof of camette, not of camelot (name the game: canter solve camette" \
+        in result.output
+    line = "camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - - B3-C4 "
+    for plies in ("-7", "x", "9" * 5000):
+        bad = tmp_path / "bad.txt"
+        bad.write_text(f"claim {line[:-6]}white 3\n{line}{plies}\n")
+        result = runner.invoke(main, ["solve", "camette", "--proof", str(bad), "--no-lines"])
+        assert result.exit_code == 1, plies
+        assert "proof line 2: the plies" in result.output and "from 0 to 999999" in \
+            result.output
+
+
+@pytest.mark.parametrize("args, flag, needle", [
+    (["--nodes", "10", "--proof", "p.txt"], "--proof", "does not go with --nodes"),
+    (["--nodes", "10", "--check"], "--check", "does not go with --nodes"),
+    (["--each", "10"], "--each", "--each needs --nodes"),
+    (["--deeper", "10"], "--deeper", "--deeper needs --nodes"),
+])
+def test_canter_solve_refuses_options_of_the_other_mode(args, flag, needle) -> None:
+    result = CliRunner().invoke(main, ["solve", "camette", *args])
+    assert result.exit_code == 2 and flag in result.output and needle in result.output
 
 
 def test_a_solved_object_reads_a_proof_it_was_given() -> None:

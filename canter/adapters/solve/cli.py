@@ -34,7 +34,13 @@ def _load(path: str | None, game: str):
     except ValueError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
     if not proof.claims and not proof.moves:
-        raise click.ClickException(f"{path}: holds no proof lines (an empty file?)")
+        raise click.ClickException(f"{path}: holds no claim or move line (an empty file, or "
+                                   "a run that proved nothing)")
+    games = {key.split()[0] for key in (*proof.claims, *proof.moves)}
+    if game not in games:
+        other = ", ".join(sorted(games))
+        raise click.ClickException(f"{path}: a proof of {other}, not of {game} (name the game: "
+                                   f"canter solve {sorted(games)[0]} --proof {path})")
     return Solved(proof), path, text
 
 
@@ -138,6 +144,16 @@ def solve(game: str, proof_path: str | None, check: bool, plies: int, lines: boo
     with --nodes, a new proving run."""
     if Position.start(game).variant.nseats != 2:
         raise click.ClickException(f"{game}: the prover is for two-seat games")
+    # Options of the other mode are refused, not silently ignored.
+    if nodes is not None:
+        for given, flag in ((proof_path is not None, "--proof"), (check, "--check")):
+            if given:
+                raise click.BadParameter("reads a proof; it does not go with --nodes, which "
+                                         "proves anew", param_hint=flag)
+    else:
+        for given, flag in ((each is not None, "--each"), (deeper is not None, "--deeper")):
+            if given:
+                raise click.BadParameter(f"{flag} needs --nodes", param_hint=flag)
     if nodes is not None:
         each = each or nodes
         _prove(game, (nodes, each, deeper or each), plies, write_path, lines)

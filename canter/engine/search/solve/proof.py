@@ -130,19 +130,17 @@ def parse_proof(text: str) -> Proof:
         parts = raw.split()
         if not parts or parts[0].startswith("#"):
             continue
-        try:
-            if parts[0] == "claim":
-                if len(parts) != KEY_FIELDS + 3:
-                    raise ValueError
-                key = " ".join(parts[1:1 + KEY_FIELDS])
-                proof.claims[key] = (parts[-2], int(parts[-1]))
-            else:
-                if len(parts) != KEY_FIELDS + 2:
-                    raise ValueError
-                key = " ".join(parts[:KEY_FIELDS])
-                proof.moves[key] = (parts[-2], int(parts[-1]))
-        except ValueError:
-            raise ValueError(f"proof line {number}: not a claim or a move line") from None
+        claim = parts[0] == "claim"
+        if len(parts) != KEY_FIELDS + (3 if claim else 2):
+            raise ValueError(f"proof line {number}: not a claim or a move line")
+        plies = parts[-1]
+        if not plies.isdecimal() or len(plies) > 6:  # (no proof line is a million plies)
+            raise ValueError(f"proof line {number}: the plies '{plies[:20]}' are not a whole "
+                             "number from 0 to 999999")
+        if claim:
+            proof.claims[" ".join(parts[1:1 + KEY_FIELDS])] = (parts[-2], int(plies))
+        else:
+            proof.moves[" ".join(parts[:KEY_FIELDS])] = (parts[-2], int(plies))
     return proof
 
 
