@@ -255,6 +255,11 @@ def test_show_checks_every_output_before_writing_any(files, tmp_path) -> None:
     done = canter("show", files["latin1"], "--svg-dir", str(pictures / "frames"))
     assert_error(done, USAGE, "not UTF-8")
     assert not pictures.exists()
+    # a folder where a frame goes: refused before the first frame is written
+    (pictures / "002.svg").mkdir(parents=True)
+    done = canter("show", files["game"], "--svg-dir", str(pictures))
+    assert_error(done, USAGE, "--svg-dir", "002.svg is a folder")
+    assert sorted(p.name for p in pictures.iterdir()) == ["002.svg"]
 
 
 def test_show_replaces_an_old_picture_whole_and_leaves_no_temporary(files, tmp_path) -> None:

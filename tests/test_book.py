@@ -89,6 +89,15 @@ def test_a_bad_line_is_named_by_its_number(line, reason):
     assert str(info.value).startswith("line 4: ") and reason in str(info.value)
 
 
+def test_a_book_file_that_never_ends_is_refused_not_read_for_ever():
+    # /dev/zero holds no newline and never ends: read up to the bound, then refused.
+    result = CliRunner().invoke(book_command, ["show", "/dev/zero"])
+    assert result.exit_code == 1 and "/dev/zero: more than 64 MB; not a book" in result.output
+    s, _ = session(None)
+    with pytest.raises(ProtocolError, match="more than 64 MB"):
+        s.set_option("BookFile", "/dev/zero")
+
+
 def test_a_position_twice_is_refused():
     with pytest.raises(BookError, match="line 3: the position is already in the book"):
         parse_book(BOOK_TEXT + BOOK_TEXT.splitlines()[1])

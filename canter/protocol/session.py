@@ -34,11 +34,20 @@ class ProtocolError(Exception):
     """A command the session refuses; the message is meant for the client as is."""
 
 
+# The most a file an option names (a book, weights) may hold: far above any real one, and
+# a bound on what a device or a pipe that never ends (/dev/zero) can make the engine read.
+MAX_OPTION_FILE = 64 << 20
+
+
 def _read_text(path: str, where: str) -> str:
     """The UTF-8 text of a file an option names, or ProtocolError starting with `where`."""
     try:
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read(MAX_OPTION_FILE + 1)
+        if len(text) > MAX_OPTION_FILE:
+            raise ProtocolError(f"{where}: more than {MAX_OPTION_FILE >> 20} MB; not a file "
+                                "this option reads")
+        return text
     except OSError as exc:
         raise ProtocolError(f"{where}: {exc.strerror or 'cannot be read'}") from None
     except UnicodeDecodeError:

@@ -23,11 +23,16 @@ from canter.engine.search.book import (
     spelled,
 )
 
+MAX_BOOK_FILE = 64 << 20  # far above any book; a bound on a device that never ends
+
 
 def _read(path: str) -> Book:
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            text = f.read(MAX_BOOK_FILE + 1)
+        if len(text) > MAX_BOOK_FILE:
+            raise click.ClickException(f"{path}: more than {MAX_BOOK_FILE >> 20} MB; not a "
+                                       "book")
     except OSError as exc:
         raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
     except UnicodeDecodeError:

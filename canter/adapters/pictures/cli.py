@@ -158,6 +158,9 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
         names = [os.path.join(svg_dir, f"{i:0{width}d}.svg") for i in range(len(frames))]
         for name in names:  # every frame's file first: none written if one is the user's
             _check_own("--svg-dir", name)
+            if os.path.isdir(name):
+                raise click.BadParameter(f"{name} is a folder, not a picture",
+                                         param_hint="--svg-dir")
         try:
             make_output_folder(svg_dir)
         except OSError as exc:
