@@ -244,7 +244,8 @@ def test_hostile_table_files_are_refused_in_one_line(endings):
         Table.from_bytes(line + b"\n" + len(bomb).to_bytes(8, "little") + bomb
                          + rest[8 + n:])
     for bad, needle in [
-        (b"[" * 100_000 + b"\n" + rest, "damaged table"),  # nesting past the recursion limit
+        (b"[" * 100_000 + b"\n" + rest, "no header line"),  # a header past any real one
+        (b"[" * 3_000 + b"\n" + rest, "not a canter endings table"),  # nesting too deep
         (_with_header(data, stats="x"), "stats is not an object"),
         (_with_header(data, extras=-1), "is not a count"),
         (_with_header(data, width=3), "is not 1 or 2"),

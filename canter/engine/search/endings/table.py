@@ -111,7 +111,7 @@ class Table:
             line, rest = data.split(b"\n", 1)
             try:
                 header = json.loads(line)
-            except ValueError:  # (JSON and UTF-8 errors: what is wrong is the kind of file)
+            except (ValueError, RecursionError):  # (what is wrong is the kind of file)
                 raise TableError("not a canter endings table (its header is not the "
                                  "format's JSON)") from None
             if not isinstance(header, dict):
