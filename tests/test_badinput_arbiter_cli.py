@@ -6,6 +6,7 @@ starts, with one error line naming the problem and exit status 2, never a traceb
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -191,12 +192,68 @@ def test_times_that_are_no_number_of_seconds(option: str, value: str) -> None:
                  USAGE, option)
 
 
-def test_sprt_refuses_team_games() -> None:
-    # Grand Cam is two teams: neither the pentanomial of two seats nor the pairwise score
-    # of each seat for itself says what a team scored.
-    teams = ["--variant", "grand-cam", "--teams", *TWO]
-    assert_error(canter("match", *teams, "--sprt", "elo0=0 elo1=5"), USAGE,
-                 "--sprt", "not a team game")
+def test_sprt_refuses_team_games_of_four_engines() -> None:
+    # Four engines in two teams: a team's result is not one engine's. (Two engines playing
+    # a team each, --teams, are tested like two seats: tests/test_match_teams.py.)
     four = ["--variant", "grand-cam", *THREE, "--engine", E]
     assert_error(canter("match", *four, "--sprt", "elo0=0 elo1=5"), USAGE,
-                 "--sprt", "not a team game")
+                 "--sprt", "SPRT in a team game needs --teams and two engines")
+
+
+HUGE_NUMBER = "9" * 5000  # more digits than Python's int() reads by default
+
+ADJUDICATION_AND_LIMITS = [
+    (["--sprt", "elo0=-1e300 elo1=1e300"], ("--sprt", "from -1000 to 1000")),
+    (["--sprt", "elo0=-inf elo1=inf"], ("--sprt", "from -1000 to 1000")),
+    (["--sprt", "elo0=0 elo1=5 alpha=0.99 beta=0.99"], ("--sprt", "alpha + beta < 1")),
+    (["--sprt", ""], ("--sprt", "empty: give key=value fields")),
+    (["--resign", "movecount=1 score=-1000"], ("--resign", "'score=-1000'", "at least 1")),
+    (["--resign", "movecount=3 movecount=4 score=5"], ("--resign", "movecount given twice")),
+    (["--resign", ""], ("--resign", "empty")),
+    (["--resign", f"movecount={HUGE_NUMBER} score=5"], ("--resign", "at most 9 digits")),
+    (["--draw", "movecount=3 score=-5"], ("--draw", "'score=-5'", "at least 0")),
+    (["--tc", f"{HUGE_NUMBER}/60"], ("--tc", "too long: at most 40 characters")),
+    (["--games", "1000000000000"], ("1,000,000,000,000 games", "at most 1,000,000")),
+    (["--rounds", "1000000000"], ("2,000,000,000 games", "at most 1,000,000")),
+]
+
+
+@pytest.mark.parametrize(("args", "needles"), ADJUDICATION_AND_LIMITS,
+                         ids=[" ".join(c[0])[:50] for c in ADJUDICATION_AND_LIMITS])
+def test_adjudication_sprt_and_limits_out_of_reason(args: list[str],
+                                                   needles: tuple[str, ...]) -> None:
+    line = assert_error(canter("match", *TWO, "--openings", "none", *args), USAGE, *needles)
+    assert len(line) < 300  # a value of thousands of digits is not echoed whole
+
+
+@pytest.mark.parametrize("field, needles", [
+    (f"depth={HUGE_NUMBER}", ("depth must be a whole number of at most 12 digits",)),
+    ("depth=1e300", ("depth must be a whole number of at most 12 digits",)),
+    (f"tc={HUGE_NUMBER}", ("too long",)),
+])
+def test_engine_fields_of_thousands_of_digits(field: str, needles: tuple[str, ...]) -> None:
+    line = assert_error(canter("match", "--engine", f"{E} {field}", "--engine", E,
+                               "--depth", "1"), USAGE, *needles)
+    assert len(line) < 400
+
+
+def test_openings_that_never_end_are_read_only_so_far() -> None:
+    assert_error(canter("match", *TWO, "--openings", "/dev/zero"), USAGE,
+                 "/dev/zero: more than 64 MB: not an openings file")
+
+
+def test_a_folder_as_an_engine_command_is_said_to_be_one(tmp_path: Path) -> None:
+    proc = canter("match", "--engine", f"cmd={tmp_path}", "--engine", E, "--depth", "1",
+                  "--openings", "none")
+    assert proc.returncode == 1 and f"{tmp_path} is a folder, not a program" in proc.stderr
+
+
+def test_a_log_that_cannot_be_written_stops_itself_not_the_run(tmp_path: Path) -> None:
+    summary = tmp_path / "s.json"
+    proc = canter("match", *TWO, "--openings", "none", "--games", "2", "--log", "/dev/full",
+                  "--json", str(summary))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "Warning: --log /dev/full: writing stopped (No space left on device); the games " \
+        "and results are kept" in proc.stdout + proc.stderr
+    assert json.loads(summary.read_text())["games_played"] == 2

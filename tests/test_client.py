@@ -467,3 +467,9 @@ def test_an_engine_that_prints_without_end_is_stalled_at_its_deadline():
     assert info.value.step == "search" and 0.3 <= wall < 0.3 + FLOOD_GRACE + 3
     assert engine.alive
     engine.close()
+
+
+def test_an_engine_that_dies_after_a_huge_line_is_quoted_short():
+    text = str(EngineDied("handshake", 3, ["x" * 10_000_000]))
+    assert text.startswith("engine died during handshake (exit code 3); last output: 'xxx")
+    assert text.endswith("... (10,000,000 characters)'") and len(text) < 300

@@ -19,6 +19,27 @@ class OutputPathError(ValueError):
     """An output path that cannot be written; the message names the path and why."""
 
 
+class InputTooLarge(ValueError):
+    """An input file larger than any of its kind: a device or pipe that never ends
+    (`/dev/zero`), or a file given by mistake."""
+
+
+MB = 1 << 20
+# Far above any real file of each kind; a bound on what a device that never ends makes a
+# tool read (without one, `--openings /dev/zero` read until memory ran out).
+MAX_TEXT_INPUT = 64 * MB  # openings, transcripts, books, proofs
+MAX_RECORDS_INPUT = 1024 * MB  # game records (a long match with comments: tens of MB)
+
+
+def read_at_most(f, limit: int, what: str) -> bytes:
+    """All of an open binary file, or InputTooLarge ("more than N MB: not WHAT") once it
+    holds more than `limit` bytes; never reads more than `limit` + 1."""
+    data = f.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLarge(f"more than {limit // MB} MB: not {what}")
+    return data
+
+
 def _nearest_existing(path: str) -> str:
     """`path` itself or the closest folder above it that exists ('' if none does)."""
     above = path

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 import signal
 import sys
@@ -36,6 +37,10 @@ def seats_of(variant: str) -> int:
     return get_variant(variant).nseats
 
 
+MAX_GAMES = 1_000_000  # games of one run, all encounters together
+MAX_SPRT_ELO = 1000  # beyond it an Elo is a certainty, and its score overflows
+
+
 def _team_of(variant: str) -> tuple[int, ...]:
     """The team of each seat in a team game, else ()."""
     from canter.engine import get_variant
@@ -45,26 +50,40 @@ def _team_of(variant: str) -> tuple[int, ...]:
 
 
 
-def _fields(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
-    """`key=value key=value` -> dict, converted by the types in `known`."""
+def _fields(text: str, what: str, known: dict[str, type],
+            least: dict[str, int] | None = None) -> dict[str, Any]:
+    """`key=value key=value` -> dict, converted by the types in `known`; a whole number
+    is at most 9 digits and at least `least[key]` when given; a key given twice, or no
+    key at all, is refused."""
     out: dict[str, Any] = {}
     for word in text.split():
         key, eq, value = word.partition("=")
         key = key.lower()
         if not eq or key not in known:
             raise click.BadParameter(
-                f"{word!r}: expected key=value with key one of {', '.join(known)}",
+                f"{word[:40]!r}: expected key=value with key one of {', '.join(known)}",
                 param_hint=what)
+        if key in out:
+            raise click.BadParameter(f"{key} given twice", param_hint=what)
         kind = known[key]
         try:
             if kind is bool:
                 if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                     raise ValueError("not true/false")
                 out[key] = value.lower() in ("true", "1", "yes")
+            elif kind is int:
+                if not re.fullmatch(r"-?\d{1,9}", value):
+                    raise ValueError("not a whole number of at most 9 digits")
+                out[key] = int(value)
+                low = (least or {}).get(key)
+                if low is not None and out[key] < low:
+                    raise ValueError(f"must be at least {low}")
             else:
                 out[key] = kind(value)
         except ValueError as exc:
-            raise click.BadParameter(f"{word!r}: {exc}", param_hint=what) from None
+            raise click.BadParameter(f"{word[:40]!r}: {exc}", param_hint=what) from None
+    if not out:
+        raise click.BadParameter("empty: give key=value fields", param_hint=what)
     return out
 
 
@@ -222,6 +241,10 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
             "give one of them")
     if games is None:
         games = (rounds or 1) * per_block
+    if games * len(encounters) > MAX_GAMES:
+        # (The schedule is built whole before the first game: a trillion would never start.)
+        raise click.UsageError(f"{games * len(encounters):,} games: a run plays at most "
+                               f"{MAX_GAMES:,} (give fewer --games or --rounds)")
 
     source = opts["openings_file"]
     if source is not None and not source.strip():
@@ -245,16 +268,19 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
                 for j in jobs]
 
     adjudication = Adjudication(maxplies=opts["maxplies"])
-    if opts["resign"]:
+    if opts["resign"] is not None:
+        # (score: the centipawns a side must be behind; movecount: its moves in a row)
         r = _fields(opts["resign"], "--resign",
-                    {"movecount": int, "score": int, "twosided": bool})
+                    {"movecount": int, "score": int, "twosided": bool},
+                    {"movecount": 1, "score": 1})
         if "movecount" not in r or "score" not in r:
             raise click.BadParameter("give movecount= and score=", param_hint="--resign")
         adjudication.resign_moves = r["movecount"]
         adjudication.resign_score = r["score"]
         adjudication.resign_twosided = r.get("twosided", False)
-    if opts["draw"]:
-        d = _fields(opts["draw"], "--draw", {"movenumber": int, "movecount": int, "score": int})
+    if opts["draw"] is not None:
+        d = _fields(opts["draw"], "--draw", {"movenumber": int, "movecount": int, "score": int},
+                    {"movenumber": 0, "movecount": 1, "score": 0})
         if "movecount" not in d or "score" not in d:
             raise click.BadParameter("give movecount= and score=", param_hint="--draw")
         adjudication.draw_movenumber = d.get("movenumber", 0)
@@ -262,7 +288,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         adjudication.draw_score = d["score"]
 
     sprt_params = None
-    if sprt_text:
+    if sprt_text is not None:
         # Two engines in two seats, or a team each (pentanomial), or every seat its own
         # engine in a game of three (the first engine's pairwise score per game).
         if team_of:
@@ -279,9 +305,14 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
             raise click.BadParameter("give elo0= and elo1=", param_hint="--sprt")
         sprt_params = {"elo0": s["elo0"], "elo1": s["elo1"], "alpha": s.get("alpha", 0.05),
                        "beta": s.get("beta", 0.05)}
+        if not all(-MAX_SPRT_ELO <= sprt_params[k] <= MAX_SPRT_ELO for k in ("elo0", "elo1")):
+            raise click.BadParameter(f"elo0 and elo1 must be from -{MAX_SPRT_ELO} to "
+                                     f"{MAX_SPRT_ELO}", param_hint="--sprt")
         if not (sprt_params["elo0"] < sprt_params["elo1"]
-                and 0 < sprt_params["alpha"] < 1 and 0 < sprt_params["beta"] < 1):
-            raise click.BadParameter("need elo0 < elo1 and alpha, beta in (0, 1)",
+                and 0 < sprt_params["alpha"] < 1 and 0 < sprt_params["beta"] < 1
+                and sprt_params["alpha"] + sprt_params["beta"] < 1):
+            raise click.BadParameter("need elo0 < elo1, and alpha, beta in (0, 1) with "
+                                     "alpha + beta < 1 (else the bounds cross)",
                                      param_hint="--sprt")
 
     if opts["check"] and not opts["cluster"]:

@@ -168,14 +168,12 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                 if not (math.isfinite(spec.movetime) and 0 < spec.movetime <= MAX_SECONDS):
                     raise ValueError(f"st must be a number of seconds above 0 and at most "
                                      f"{MAX_SECONDS:g}")
-            elif key == "depth":
-                spec.depth = int(value)
-                if spec.depth < 1:
-                    raise ValueError("depth must be at least 1")
-            elif key == "nodes":
-                spec.nodes = int(value)
-                if spec.nodes < 1:
-                    raise ValueError("nodes must be at least 1")
+            elif key in ("depth", "nodes"):
+                if not value.isdecimal() or len(value) > 12:
+                    raise ValueError(f"{key} must be a whole number of at most 12 digits")
+                if int(value) < 1:
+                    raise ValueError(f"{key} must be at least 1")
+                setattr(spec, key, int(value))
             elif key == "timemargin":
                 spec.timemargin = float(value) / 1000.0
                 if not (math.isfinite(spec.timemargin) and 0 <= spec.timemargin <= MAX_SECONDS):
@@ -183,7 +181,8 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
             else:
                 spec.options[key[len("option."):]] = value
         except ValueError as exc:
-            raise ValueError(f"{where}: {key}={value!r}: {exc}") from None
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise ValueError(f"{where}: {key}={shown!r}: {exc}") from None
     if not command:
         raise ValueError(f"{where}: no command (cmd=...)")
     command.extend(args)
@@ -194,7 +193,8 @@ def parse_engine_spec(text: str, each: list[Field] | None = None) -> EngineSpec:
     """Parse one `--engine` value, under the `--each` fields if given; ValueError names
     what is wrong."""
     own = parse_fields(text)
-    return spec_from_fields(merge_fields(each or [], own), f"engine {text!r}")
+    shown = text if len(text) <= 80 else text[:80] + "..."
+    return spec_from_fields(merge_fields(each or [], own), f"engine {shown!r}")
 
 
 def unique_names(specs: list[EngineSpec]) -> None:

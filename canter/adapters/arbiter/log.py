@@ -48,6 +48,7 @@ class EngineLog:
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self.error: str | None = None  # why writing stopped, once a write failed
         # backslashreplace: whatever an engine sent, the log never stops the run
         self._file = open(path, "a", encoding="utf-8",  # noqa: SIM115 (closed by close())
                           errors="backslashreplace")
@@ -65,10 +66,27 @@ class EngineLog:
         text = (f"{stamp}.{millis:03d} game {number} {record.engine} {record.direction} "
                 f"{record.line}\n")
         with self._lock:
-            if not self._file.closed:
-                self._file.write(text)
-                self._file.flush()
+            if not self._file.closed and self.error is None:
+                try:
+                    self._file.write(text)
+                    self._file.flush()
+                except OSError as exc:
+                    # The log never stops the run: it stops itself, and the run says so.
+                    self.error = f"{exc.strerror or exc}"
+                    self._discard()
+
+    def _discard(self) -> None:
+        """Close the file after a failed write (whose unwritten buffer would fail again)."""
+        try:
+            self._file.close()
+        except OSError:
+            pass
 
     def close(self) -> None:
         with self._lock:
-            self._file.close()
+            if self.error is None:
+                try:
+                    self._file.close()
+                except OSError as exc:
+                    self.error = f"{exc.strerror or exc}"
+                    self._discard()

@@ -152,9 +152,13 @@ def _from_records(text: str, variant: str, source: str) -> list[Opening]:
 
 def load_openings(path: str, variant: str) -> list[Opening]:
     """The openings of a file; ValueError names the file and what is wrong with it."""
+    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
+
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = read_at_most(f, MAX_TEXT_INPUT, "an openings file")
+    except InputTooLarge as exc:
+        raise ValueError(f"{path}: {exc}") from None
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -115,13 +115,17 @@ class ResultsFile:
         """The file's complete games and its cut-off last game, if any; the file is not
         changed. ResumeError if it is not the arbiter's game records, or is damaged
         anywhere but in a cut-off last game."""
+        from canter.adapters.files import MAX_RECORDS_INPUT, InputTooLarge, read_at_most
+
         try:
             with open(self.path, "rb") as f:
-                data = f.read()
+                data = read_at_most(f, MAX_RECORDS_INPUT, "the arbiter's game records")
         except FileNotFoundError:
             return Contents([], 0)
         except OSError as exc:
             raise ResumeError(f"{self.path}: cannot be read ({exc.strerror})") from None
+        except InputTooLarge as exc:
+            raise ResumeError(f"{self.path}: {exc}") from None
         return parse_contents(data, self.path)
 
     def set_aside(self, contents: Contents) -> str:

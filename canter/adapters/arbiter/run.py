@@ -406,6 +406,9 @@ class Arbiter:
                     pool.close()
                 if log is not None:
                     log.close()
+                    if log.error is not None:
+                        self.say(f"Warning: --log {cfg.log_path}: writing stopped "
+                                 f"({log.error}); the games and results are kept")
         if self._bar_shown:  # leave the last state of the status line on the screen
             self._draw()
             assert cfg.out is not None

@@ -52,6 +52,9 @@ class TimeControl:
         text = text.strip()
         if text.lower() in ("inf", "infinite", "none", ""):
             return cls()
+        if len(text) > 40:  # (no clock is written longer; int() refuses 4,300 digits)
+            raise ValueError(f"time control '{text[:20]}...' is too long: at most 40 "
+                             "characters, e.g. 40/60+0.5")
         m = _TC_RE.match(text)
         if m is None:
             raise ValueError(

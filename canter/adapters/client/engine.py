@@ -74,7 +74,10 @@ __all__ = [
 
 
 def _start_reason(exc: OSError) -> str:
-    """'No such file or directory: ./x' rather than Python's '[Errno 2] ...' spelling."""
+    """'No such file or directory: ./x' rather than Python's '[Errno 2] ...' spelling; a
+    folder given as the command is said to be one (the system says 'Permission denied')."""
+    if isinstance(exc, PermissionError) and exc.filename and os.path.isdir(exc.filename):
+        return f"{exc.filename} is a folder, not a program"
     if exc.strerror:
         return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
     return str(exc)
@@ -98,7 +101,10 @@ class EngineDied(EngineError):
         if reason is not None:
             super().__init__(f"engine could not be started: {reason}")
             return
-        detail = f"; last output: {self.tail[-1]!r}" if self.tail else ""
+        last = self.tail[-1] if self.tail else ""
+        if len(last) > 200:  # (an engine may die after a line of megabytes)
+            last = last[:200] + f"... ({len(last):,} characters)"
+        detail = f"; last output: {last!r}" if self.tail else ""
         super().__init__(f"engine died during {step} (exit code {exit_code}){detail}")
 
 

@@ -37,6 +37,7 @@ def _load_source(words: tuple[str, ...], variant: str, game_number: int):
 
 
 def _load_game(path: str, game_number: int):
+    from canter.adapters.files import InputTooLarge
     from canter.adapters.records.format import (
         RecordError,
         ReplayError,
@@ -52,7 +53,7 @@ def _load_game(path: str, game_number: int):
     except OSError as exc:
         raise click.BadParameter(f"{path}: {exc.strerror or exc}",
                                  param_hint="GAME-FILE") from None
-    except RecordError as exc:
+    except (RecordError, InputTooLarge) as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="GAME-FILE") from None
     if not games:
         raise click.BadParameter(f"{path}: no game in the file", param_hint="GAME-FILE")

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from canter.adapters.files import MAX_RECORDS_INPUT, InputTooLarge, read_at_most
 from canter.adapters.records.format import (
     GameRecord,
     RecordError,
@@ -36,7 +37,8 @@ def replay(files: tuple) -> None:
         prefix = f"{name}: " if len(files) > 1 else ""
         number = 0
         try:
-            text = decode_records(stream.read())
+            text = decode_records(read_at_most(stream, MAX_RECORDS_INPUT,
+                                               "a game-record file"))
             if not text.strip():
                 unreadable = True
                 click.echo(f"Error: {name}: no game in the file (it is empty)", err=True)
@@ -65,7 +67,7 @@ def replay(files: tuple) -> None:
             if not found:  # (comments and escape lines only)
                 unreadable = True
                 click.echo(f"Error: {name}: no game in the file", err=True)
-        except RecordError as exc:
+        except (RecordError, InputTooLarge) as exc:
             unreadable = True
             click.echo(f"Error: {name}: cannot read: {exc}", err=True)
     summary = f"{total} game{'s' if total != 1 else ''}, {invalid} invalid"

@@ -708,8 +708,11 @@ def decode_records(data: bytes, *, cut_off_ok: bool = False) -> str:
 
 
 def read_games_file(path: str, **kwargs: bool) -> list[GameRecord]:
+    from canter.adapters.files import MAX_RECORDS_INPUT, read_at_most
+
     with open(path, "rb") as f:
-        return list(read_games(decode_records(f.read()), **kwargs))
+        data = read_at_most(f, MAX_RECORDS_INPUT, "a game-record file")
+    return list(read_games(decode_records(data), **kwargs))
 
 
 # ---------------------------------------------------------------- replaying

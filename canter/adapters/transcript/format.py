@@ -266,8 +266,13 @@ def parse_file(path: str) -> Transcript:
     """The transcript in the file `path`. TranscriptSyntaxError for a file that is not one
     (not UTF-8 text, a bad line, or no step at all: an empty transcript checks nothing);
     OSError if it cannot be read."""
+    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
+
     with open(path, "rb") as handle:
-        data = handle.read()
+        try:
+            data = read_at_most(handle, MAX_TEXT_INPUT, "a transcript")
+        except InputTooLarge as exc:
+            raise TranscriptSyntaxError(0, str(exc), path) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
