@@ -106,7 +106,10 @@ STRENGTH_USAGE = [
     (("--base", "HEAD", "--variant", "tri-camelot", "--games", "0"),
      "--games must be a positive multiple of 3"),
     (("--base", "HEAD", "--variant", "chess"), "--variant: invalid choice: 'chess'"),
-    (("--base", "HEAD", "--variant", "grand-cam"), "--variant: invalid choice: 'grand-cam'"),
+    (("--base", "HEAD", "--variant", "grand-cam", "--games", "1"),
+     "--games must be at least 2"),  # (Grand Cam is tested a team each, in pairs of games)
+    (("--base", "HEAD", "--variant", "grand-camelot"),
+     "--variant: invalid choice: 'grand-camelot'"),
     (("--base", "HEAD", "--timemargin", "lots"), "--timemargin: invalid int value"),
     (("--base", "HEAD", "--timemargin", "-5"), "--timemargin must be at least 0 ms, not -5"),
 ]
