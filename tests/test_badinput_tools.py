@@ -325,6 +325,10 @@ def test_play_refuses_a_bad_record_to_load(files, name, needles) -> None:
     (["--setoption", "Rule Repetition=maybe"], ["--setoption", "maybe"]),
     (["--engine", ""], ["--engine", "empty"]),
     (["--engine", "'unclosed"], ["--engine", "quotation"]),
+    (["--human", ""], ["no seat named", "'none'"]),  # (not "no human seat")
+    (["--human", ",,"], ["no seat named"]),
+    (["--position", ""], ["--position", "empty"]),  # (not the start position)
+    (["--load", ""], ["--load", "empty"]),
 ])
 def test_play_refuses_bad_options(files, args, needles) -> None:
     assert_error(canter("play", *args, stdin=""), USAGE, *needles)
@@ -667,3 +671,16 @@ def test_plays_save_command_keeps_a_file_that_is_no_game_record(tmp_path) -> Non
     no_traceback(done)
     assert "holds no game record" in done.stdout
     assert notes.read_text() == "# my notes\n"
+
+
+# ---------------------------------------------------------------- canter gui
+
+@pytest.mark.parametrize("args, needles", [
+    (["--host", ""], ["'--host'", "empty", "0.0.0.0 for every interface"]),
+    (["--host", "  "], ["'--host'", "empty"]),
+    (["--human", ""], ["'--human'", "no seat named"]),
+    (["--human", ",,,"], ["'--human'", "no seat named"]),
+])
+def test_gui_refuses_empty_values_before_serving(args, needles) -> None:
+    # ('' would listen on every interface, or leave no seat to people, without a word)
+    assert_error(canter("gui", "--no-browser", *args, timeout=30), USAGE, *needles)

@@ -66,6 +66,12 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
 
     if watch_path is not None and not os.path.isfile(watch_path):
         raise click.BadParameter(f"'{watch_path}' is not a file", param_hint="'--watch'")
+    if not host.strip():  # ('' would listen on every interface, and print no address)
+        raise click.BadParameter("empty: give an address (127.0.0.1 for this machine only, "
+                                 "0.0.0.0 for every interface)", param_hint="'--host'")
+    if human_text is not None and not human_text.replace(",", "").strip():
+        raise click.BadParameter("no seat named: give seat names, 'all' or 'none'",
+                                 param_hint="'--human'")
     slots = []
     try:
         commands = [eng.split_command(t) for t in engine_texts] or [eng.canter_command()]

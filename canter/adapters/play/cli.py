@@ -76,8 +76,12 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     )
     from canter.engine import Position, PositionError, get_variant
 
-    if position_text and load_path:
+    if position_text is not None and load_path is not None:
         raise click.UsageError("give --position or --load, not both")
+    if position_text is not None and not position_text.strip():
+        raise click.BadParameter("empty: give a position string", param_hint="--position")
+    if load_path is not None and not load_path.strip():
+        raise click.BadParameter("empty: give a game-record file", param_hint="--load")
     if save_path is not None:
         try:  # before the game: a played game must not be lost at the end
             check_output_file(save_path)

@@ -156,7 +156,9 @@ def parse_seats(variant, text: str) -> set[int]:
     words = [w for w in re.split(r"[,\s]+", text.strip().lower()) if w]
     if words == ["all"]:
         return set(range(variant.nseats))
-    if words == ["none"] or not words:
+    if not words:  # ('' would read as no seat: 'none' says so)
+        raise ValueError("no seat named: give seat names, 'all' or 'none'")
+    if words == ["none"]:
         return set()
     seats = set()
     for word in words:
