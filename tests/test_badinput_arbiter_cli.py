@@ -109,7 +109,8 @@ def test_unreadable_engine_fields(field: str, needles: tuple[str, ...]) -> None:
 EACH = [
     (["--each", "Hash=16"], ("--each", "unknown field 'Hash=16'")),
     (["--each", "option.Three Seat"], ("--each", "'option.Three Seat' has no '=VALUE'")),
-    (["--each", "depth=0"], ("depth must be at least 1",)),
+    (["--each", "depth=0"], ("--each", "depth must be at least 1")),
+    (["--each", "depth=x"], ("--each 'depth=x'", "depth must be a whole number")),
     (["--each", "tc=soon"], ("time control 'soon'",)),
     (["--each", ""], ("--each", "empty --each")),
     (["-each"], ("--each needs key=value fields",)),

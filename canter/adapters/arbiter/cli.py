@@ -19,6 +19,7 @@ from canter.adapters.arbiter.engines import (
     Field,
     parse_engine_spec,
     parse_fields,
+    spec_from_fields,
     unique_names,
 )
 from canter.adapters.arbiter.tc import TimeControl
@@ -200,7 +201,11 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     each: list[Field] = []
     for text in opts["each"]:
         try:
-            each += parse_fields(text, "--each")
+            fields = parse_fields(text, "--each")
+            # Its values checked on their own, so that a bad one is blamed on --each, not
+            # on the first engine it would be given to.
+            spec_from_fields([*fields, ("cmd", ["x"])], f"--each {text[:80]!r}")
+            each += fields
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--each") from None
     specs: list[EngineSpec] = []
