@@ -684,3 +684,9 @@ def test_plays_save_command_keeps_a_file_that_is_no_game_record(tmp_path) -> Non
 def test_gui_refuses_empty_values_before_serving(args, needles) -> None:
     # ('' would listen on every interface, or leave no seat to people, without a word)
     assert_error(canter("gui", "--no-browser", *args, timeout=30), USAGE, *needles)
+
+
+def test_gui_refuses_a_file_to_watch_that_is_no_game_record(files) -> None:
+    for name, needle in (("random", "not UTF-8"), ("json", "no tags, no moves")):
+        assert_error(canter("gui", "--no-browser", "--watch", files[name], timeout=30), USAGE,
+                     "'--watch'", needle)

@@ -64,8 +64,8 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
     from canter.adapters.gui.table import Table, TableError
     from canter.adapters.gui.workers import Analyser, Mover, Ticker
 
-    if watch_path is not None and not os.path.isfile(watch_path):
-        raise click.BadParameter(f"'{watch_path}' is not a file", param_hint="'--watch'")
+    if watch_path is not None:
+        _check_watched(watch_path)
     if not host.strip():  # ('' would listen on every interface, and print no address)
         raise click.BadParameter("empty: give an address (127.0.0.1 for this machine only, "
                                  "0.0.0.0 for every interface)", param_hint="'--host'")
@@ -192,6 +192,33 @@ def _rules(texts: tuple[str, ...]) -> dict[str, object]:
             name = "Rule " + name
         rules[name] = value.strip()
     return rules
+
+
+def _check_watched(path: str) -> None:
+    """Before serving: a file to watch must be one; one that already holds something must
+    be game records (a match not yet begun leaves it empty), else the page would only show
+    the error."""
+    from canter.adapters.gui import records
+    from canter.adapters.gui.table import TableError
+
+    if not os.path.isfile(path):
+        raise click.BadParameter(f"'{path}' is not a file", param_hint="'--watch'")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(records.MAX_WATCHED_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"'{path}': {exc.strerror or exc}",
+                                 param_hint="'--watch'") from None
+    if not data.strip():
+        return
+    try:
+        games = records.parse_records(data, unterminated=True,
+                                      limit=records.MAX_WATCHED_BYTES)
+    except TableError as exc:
+        raise click.BadParameter(f"'{path}': {exc}", param_hint="'--watch'") from None
+    if not any(g.tags or g.moves for g in games):
+        raise click.BadParameter(f"'{path}': not a game-record file (no tags, no moves)",
+                                 param_hint="'--watch'")
 
 
 def _humans(text: str | None, names: list[str]) -> set[str]:
