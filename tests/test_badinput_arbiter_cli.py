@@ -214,6 +214,7 @@ ADJUDICATION_AND_LIMITS = [
     (["--resign", f"movecount={HUGE_NUMBER} score=5"], ("--resign", "at most 9 digits")),
     (["--draw", "movecount=3 score=-5"], ("--draw", "'score=-5'", "at least 0")),
     (["--tc", f"{HUGE_NUMBER}/60"], ("--tc", "too long: at most 40 characters")),
+    (["--tc", ""], ("--tc", "empty: give a clock")),
     (["--games", "1000000000000"], ("1,000,000,000,000 games", "at most 1,000,000")),
     (["--rounds", "1000000000"], ("2,000,000,000 games", "at most 1,000,000")),
 ]

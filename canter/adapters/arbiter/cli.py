@@ -218,6 +218,9 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         unique_names(specs)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--engine") from None
+    if opts["tc"] is not None and not opts["tc"].strip():
+        raise click.BadParameter("empty: give a clock such as 40/60+0.5 or 10+0.1",
+                                 param_hint="--tc")
     try:
         default_tc = TimeControl.parse(opts["tc"] or "inf").with_limits(
             movetime=opts["st"], depth=opts["depth"], nodes=opts["nodes"])
