@@ -1,5 +1,5 @@
 """The exclusions of the search's selectivity (docs/search.md, "Selectivity"; on in the play of
-Camelot and Chivalry, off in the other games, switched on here with `selective=1`): a move
+Camelot, Chivalry and Cam, off in the other games, switched on here with `selective=1`): a move
 is pruned (futility, late-move pruning) or reduced (LMR) only when it is quiet — no capture,
 no entry into the mover's target castle — and never in a position under a capture duty; an
 offer (a move after which the reply must capture) may be reduced but is never pruned. Every
@@ -109,17 +109,18 @@ def _played(pos: Position, depth: int) -> list:
     return seen
 
 
-def test_switches_turn_selectivity_off_and_play_has_it_in_camelot_and_chivalry_only():
+def test_switches_turn_selectivity_off_and_play_has_it_in_camelot_chivalry_and_cam_only():
     pos = game_positions("camelot", 8, plies=24, every=24)[0]
     seen, _ = watched_search(pos, depth=4)
     assert seen
     seen, _ = watched_search(pos, depth=4, lmr=0, prune=0)
     assert seen == []
-    # Kept by the strength test at 10+0.1 in Camelot and Chivalry.
+    # Kept by the strength test at 10+0.1 in Camelot, Chivalry and Cam.
     assert _played(pos, 4)
     assert _played(game_positions("chivalry", 4, plies=16, every=8)[0], 4)
-    # Cam and Camette have not been measured with it: full width.
-    for variant, seed, plies in (("cam", 3, 16), ("camette", 3, 8)):
+    assert _played(game_positions("cam", 3, plies=16, every=8)[0], 4)
+    # Camette scored flat with it: full width.
+    for variant, seed, plies in (("camette", 3, 8),):
         other = game_positions(variant, seed, plies=plies, every=8)[0]
         assert watched_search(other, depth=4)[0]  # the position has moves to prune
         assert _played(other, 4) == []

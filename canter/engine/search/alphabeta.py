@@ -11,8 +11,8 @@ pruning (a switch, two seats only) passes only where a pass could stand in for a
 move: never under a capture or exit duty.
 
 Two sides (two seats, or two teams) have a selectivity behind switches, on in play in the
-games of SELECTIVE_GAMES (Camelot and Chivalry, where it scored above the search without
-it at 10+0.1) and off in the others (docs/search.md, "Selectivity"): principal variation
+games of SELECTIVE_GAMES (Camelot, Chivalry and Cam, where it scored above the search
+without it at 10+0.1) and off in the others (docs/search.md, "Selectivity"): principal variation
 search, the table move first, root aspiration windows, root null windows as non-PV nodes,
 reverse futility, futility and late-move pruning, late
 move reductions (never for captures, castle entries, or offers that force the reply to
@@ -70,9 +70,10 @@ QDEPTH = 6  # capture plies the quiescence search follows before trusting the st
 THREAT_PLIES = 2
 # Two sides (Camelot, the family's two-seat games, team games): selectivity, all switched
 # by `selective`. On by default in the games of SELECTIVE_GAMES, where the strength test at
-# 10+0.1 kept it (docs/search.md, "The selectivity again, with the capture extension", and
-# "The selectivity in Chivalry"); unmeasured, and off, in the others.
-SELECTIVE_GAMES = ("camelot", "chivalry")
+# 10+0.1 kept it (docs/search.md, "The selectivity again, with the capture extension",
+# "The selectivity in Chivalry", "The selectivity in Cam"); off in the others (Camette:
+# flat over 1,000 games; Grand Cam: unmeasured).
+SELECTIVE_GAMES = ("camelot", "chivalry", "cam")
 # Margins are in evaluation units (a Man is 100); docs/search.md gives the measurements.
 PRUNE_DEPTH = 3  # reverse futility and late-move pruning up to this remaining depth
 RFP_MARGIN = 120  # per ply of remaining depth
@@ -944,8 +945,8 @@ class Search:
         self.capext = bool(self.options.get("capext", 0 if self.three else 1))
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
         # feature is a switch, and `selective=1` turns them all on (`selective=0` all off).
-        # On in Camelot and Chivalry, where the strength test at 10+0.1 kept it; Cam,
-        # Camette and Grand Cam have not been measured with it. Three seats never
+        # On in Camelot, Chivalry and Cam, where the strength test at 10+0.1 kept it; off
+        # in Camette (flat) and Grand Cam (unmeasured). Three seats never
         # take them by default: the paranoid tree already keeps each opponent's likeliest
         # moves alone, and its values are not a zero-sum score to prune on.
         sel = 0 if self.three else self.options.get(
