@@ -92,7 +92,7 @@ def test_a_bad_line_is_named_by_its_number(line, reason):
 def test_a_book_file_that_never_ends_is_refused_not_read_for_ever():
     # /dev/zero holds no newline and never ends: read up to the bound, then refused.
     result = CliRunner().invoke(book_command, ["show", "/dev/zero"])
-    assert result.exit_code == 1 and "/dev/zero: more than 64 MB; not a book" in result.output
+    assert result.exit_code == 1 and "/dev/zero: more than 64 MB: not a book" in result.output
     s, _ = session(None)
     with pytest.raises(ProtocolError, match="more than 64 MB"):
         s.set_option("BookFile", "/dev/zero")

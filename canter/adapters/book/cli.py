@@ -8,6 +8,7 @@ import time
 
 import click
 
+from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
 from canter.adapters.params import Seconds, variant_option
 from canter.engine.rules.notation import IllegalMoveError, NotationError, parse_move
 from canter.engine.rules.position import Position
@@ -23,16 +24,13 @@ from canter.engine.search.book import (
     spelled,
 )
 
-MAX_BOOK_FILE = 64 << 20  # far above any book; a bound on a device that never ends
-
 
 def _read(path: str) -> Book:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(MAX_BOOK_FILE + 1)
-        if len(text) > MAX_BOOK_FILE:
-            raise click.ClickException(f"{path}: more than {MAX_BOOK_FILE >> 20} MB; not a "
-                                       "book")
+        with open(path, "rb") as f:
+            text = read_at_most(f, MAX_TEXT_INPUT, "a book").decode("utf-8")
+    except InputTooLarge as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
     except OSError as exc:
         raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
     except UnicodeDecodeError:
