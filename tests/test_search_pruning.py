@@ -124,3 +124,26 @@ def test_switches_turn_selectivity_off_and_play_has_it_in_camelot_chivalry_and_c
         other = game_positions(variant, seed, plies=plies, every=8)[0]
         assert watched_search(other, depth=4)[0]  # the position has moves to prune
         assert _played(other, 4) == []
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_logarithmic_reductions_keep_the_exclusions_and_reach_depth_two(seed):
+    # `lmrlog` reduces from remaining depth 2 (the plain LMR from 3), by more plies the
+    # later the move: the same exclusions must hold there.
+    depths = set()
+    for pos in game_positions("camelot", seed, plies=48, every=16):
+        seen, result = watched_search(pos, depth=4, lmrlog=1)
+        assert result.best is not None
+        for kind, remaining, capture, entry, duty, offer in seen:
+            assert not (capture or entry or duty), f"{kind} a non-quiet move at {remaining}"
+            if kind == "reduced":
+                depths.add(remaining)
+    assert 2 in depths
+
+
+def test_logarithmic_reduction_table():
+    from canter.engine.search.alphabeta import LMR_LOG
+    # round(ln(depth) * ln(index) / n), at least one ply.
+    assert LMR_LOG[1][2][3] == 1 and LMR_LOG[1][2][20] == 2  # 0.76 -> 1; 2.08 -> 2
+    assert LMR_LOG[1][6][20] == 5 and LMR_LOG[2][6][20] == 3  # 5.37; 2.68
+    assert LMR_LOG[3][4][4] == 1  # 0.64 -> at least one

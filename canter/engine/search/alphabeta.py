@@ -29,6 +29,7 @@ checked at every node.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import replace
@@ -84,6 +85,12 @@ LMR_DEPTH = 3  # the least remaining depth at which moves are reduced
 ASPIRATION_DEPTH = 4  # root aspiration windows from this iteration
 ASPIRATION_WINDOW = 40  # half-width around the previous iteration's score
 LMR_DEEP_FROM = 10  # from this index (at depth >= 5) the reduction is two plies
+# Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
+# least one, from remaining depth LMR_LOG_DEPTH; the reduced search may fall into
+# quiescence.
+LMR_LOG_DEPTH = 2
+LMR_LOG = [[[max(1, round(math.log(d) * math.log(i) / n)) if d > 1 and i > 1 else 1
+             for i in range(128)] for d in range(MAX_DEPTH + 1)] for n in (1, 1, 2, 3)]
 # Null-move pruning (switch `nullmove`; two seats only): from this remaining depth, with
 # this reduction (one more from NULL_DEEP), and only while the side to move keeps this many
 # pieces (few pieces is where a free move is most likely not worth having).
@@ -116,7 +123,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1, "maxn_width": 64,
+    "capext": 1, "maxn_width": 64, "lmrlog": 3,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -556,7 +563,9 @@ class Search:
         # Late move reductions: quiet moves late in the order, at depth >= 3, are first
         # searched shallower; a move that beats alpha is searched again at full depth.
         # Never a capture (a capture duty makes every move one), a castle entry or a killer.
-        lmr_from = LMR_FROM if self.lmr and depth >= LMR_DEPTH else 1 << 30
+        log = self.lmr_log
+        lmr_from = (LMR_FROM if self.lmr and depth >= (LMR_DEPTH if log is None else
+                                                       LMR_LOG_DEPTH) else 1 << 30)
         # Futility and late-move pruning (quiet positions near the leaves, `static` set):
         # quiet moves that cannot lift the score to alpha, or that come too late in the
         # order, are not searched. Captures and castle entries always are.
@@ -601,7 +610,8 @@ class Search:
                 score = self._child(flip, child_depth, alpha, beta, ply + 1, pv_node)
             else:
                 if reduce:
-                    reduce = 1 + (index >= LMR_DEEP_FROM and depth >= 5)
+                    reduce = (1 + (index >= LMR_DEEP_FROM and depth >= 5) if log is None
+                              else log[min(depth, MAX_DEPTH)][min(index, 127)])
                     if self.watch is not None:
                         pos.pop()
                         self.watch("reduced", pos, m, depth)
@@ -952,6 +962,8 @@ class Search:
         sel = 0 if self.three else self.options.get(
             "selective", int(pos.variant.name in SELECTIVE_GAMES))
         self.lmr = bool(self.options.get("lmr", sel))
+        n = self.options.get("lmrlog", 0)
+        self.lmr_log = LMR_LOG[n] if self.lmr and n else None
         self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH
         self.entry_ext = bool(self.options.get("entry_ext", sel))
