@@ -136,6 +136,7 @@ def test_logarithmic_reductions_keep_the_exclusions_and_reach_depth_two(seed):
         assert result.best is not None
         for kind, remaining, capture, entry, duty, offer in seen:
             assert not (capture or entry or duty), f"{kind} a non-quiet move at {remaining}"
+            assert not (offer and kind == "pruned"), f"pruned an offer at {remaining}"
             if kind == "reduced":
                 depths.add(remaining)
     assert 2 in depths
@@ -147,3 +148,29 @@ def test_logarithmic_reduction_table():
     assert LMR_LOG[1][2][3] == 1 and LMR_LOG[1][2][20] == 2  # 0.76 -> 1; 2.08 -> 2
     assert LMR_LOG[1][6][20] == 5 and LMR_LOG[2][6][20] == 3  # 5.37; 2.68
     assert LMR_LOG[3][4][4] == 1  # 0.64 -> at least one
+
+
+def _threat_reductions(seed: int, **switches) -> tuple[int, int]:
+    """(moves reduced, those of them after which the mover could capture if it moved
+    again) over the searches along a seeded random Camelot game."""
+    reduced = threats = 0
+
+    def note(kind, at, move, remaining, search):
+        nonlocal reduced, threats
+        if kind == "reduced":
+            after = at.copy()
+            after.push(move)
+            reduced += 1
+            threats += movegen.must_capture(after, at.turn)
+
+    for pos in game_positions("camelot", seed, plies=48, every=16):
+        watched(pos, 4, note, selective=1, lmrlog=2, **switches)
+    return reduced, threats
+
+
+def test_lmr_threat_never_reduces_a_move_that_threatens_a_capture():
+    # Reduced from remaining depth 2, such a move's reply would be a quiescence leaf where
+    # the threat is never carried out. Without the switch such moves are reduced.
+    assert _threat_reductions(7)[1] > 0
+    reduced, threats = _threat_reductions(7, lmr_threat=1)
+    assert reduced > 0 and threats == 0

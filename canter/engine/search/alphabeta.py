@@ -123,7 +123,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1, "maxn_width": 64, "lmrlog": 3,
+    "capext": 1, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -606,6 +606,10 @@ class Search:
                     pos.pop()
                     self.watch("extended", pos, m, depth)
                     pos.push(m)
+            if reduce and self.lmr_threat and movegen.must_capture(pos, turn):
+                # The move threatens a capture: reduced, the reply's leaf would never see
+                # it taken (from remaining depth 2, straight into quiescence).
+                reduce = False
             if first:
                 score = self._child(flip, child_depth, alpha, beta, ply + 1, pv_node)
             else:
@@ -964,6 +968,7 @@ class Search:
         self.lmr = bool(self.options.get("lmr", sel))
         n = self.options.get("lmrlog", 0)
         self.lmr_log = LMR_LOG[n] if self.lmr and n else None
+        self.lmr_threat = bool(self.options.get("lmr_threat", 0))
         self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH
         self.entry_ext = bool(self.options.get("entry_ext", sel))
