@@ -84,6 +84,8 @@ ENGINE_FIELDS = [
     ("cmd=canter option.=16", "--engine", "names no option"),
     ("cmd=canter proto=xboard", "--engine", "uci dialect only"),
     ("cmd=canter 'name=a", "--engine", "No closing quotation"),
+    # a lone field with a quote in it is echoed as given, not escaped
+    ("cmd='canter", "--engine", "engine \"cmd='canter\": cmd=\"'canter\": No closing"),
     ("name=alone", "--engine", "no command (cmd=...)"),
     ("cmd=canter depth=0", "--engine", "depth must be at least 1"),
     ("cmd=canter nodes=many", "--engine", "nodes='many'"),

@@ -193,7 +193,10 @@ def parse_engine_spec(text: str, each: list[Field] | None = None) -> EngineSpec:
     """Parse one `--engine` value, under the `--each` fields if given; ValueError names
     what is wrong."""
     own = parse_fields(text)
-    shown = text if len(text) <= 80 else text[:80] + "..."
+    # Shown as its fields (the command line may have quoted a lone field whole, and a
+    # quote in a quoted text would be echoed escaped).
+    shown = " ".join(shlex.split(text))
+    shown = shown if len(shown) <= 80 else shown[:80] + "..."
     return spec_from_fields(merge_fields(each or [], own), f"engine {shown!r}")
 
 
