@@ -3,6 +3,7 @@ never in analysis, pondering or a fixed-depth search), bad books, and `canter bo
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -365,3 +366,13 @@ def test_build_extends_a_book_whose_last_line_has_no_end(tmp_path):
     grown = parse_book(out.read_text(encoding="utf-8"))
     assert len(grown) == 1 + len(grown.get(Position.start("camette")).moves)
     assert run("show", str(out)).exit_code == 0
+
+
+def test_build_refuses_a_pipe_as_its_book(tmp_path):
+    # The book is read, then added to: a pipe holds none, and reading one that nobody
+    # writes would wait for ever.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = run("build", "--plies", "1", "--depth", "1", "--out", str(pipe))
+    assert result.exit_code == 2
+    assert f"Invalid value for --out: {pipe} is not a regular file" in result.output

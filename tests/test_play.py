@@ -437,3 +437,58 @@ def test_a_side_castles_ruling_changes_the_game_the_terminal_referees() -> None:
     child.expect("green> ")
     child.sendline("quit")
     assert finish(child) == 0
+
+
+def test_save_to_a_pipe_never_waits_for_a_reader(tmp_path) -> None:
+    # A pipe is written in place: neither the check at the start nor the save at the end
+    # may wait for ever on a pipe that nobody reads (or reads as stdout).
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    child = spawn("--human", "white", "--depth", "1", "--save", str(pipe))
+    child.expect("white> ")
+    child.sendline("quit")
+    child.expect(f"cannot save {pipe}: a pipe that nobody reads")
+    assert finish(child) == 1
+
+
+def test_save_to_a_pipe_that_is_read_writes_the_record(tmp_path) -> None:
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    # The reader must hold the pipe open before the save; it reads until the game closes it.
+    fd = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    reader = threading.Thread(target=lambda: got.append(_read_all(fd)))
+    child = spawn("--human", "white", "--depth", "1", "--save", str(pipe))
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect("white> ")
+    reader.start()
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "saved 2 moves" in child.before, child.before
+    reader.join(TIMEOUT)
+    assert b"C6-B5" in got[0] and b'[Event "canter play"]' in got[0]
+
+
+def _read_all(fd: int) -> bytes:
+    """What a writer puts into the pipe (held open, not blocking, on `fd`), up to its
+    close: before any writer came, an empty read means nobody has written yet."""
+    import time
+
+    data = b""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            chunk = None  # a writer is there, with nothing written yet
+        if chunk:
+            data += chunk
+        elif chunk == b"" and data:
+            break  # the writer closed the pipe
+        else:
+            time.sleep(0.05)
+    os.close(fd)
+    return data

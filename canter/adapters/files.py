@@ -10,6 +10,7 @@ one, never half a file over a user's old file. Something that is not a regular f
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -51,7 +52,7 @@ def _nearest_existing(path: str) -> str:
     return above
 
 
-def _is_special(path: str) -> bool:
+def is_special(path: str) -> bool:
     """An existing target that is not a regular file (a device, a pipe): written in place."""
     try:
         return not stat.S_ISREG(os.stat(path).st_mode)
@@ -69,7 +70,7 @@ def check_output_file(path: str, *, append: bool = False, regular: bool = False)
         raise OutputPathError("the file name is empty")
     if os.path.isdir(path):
         raise OutputPathError(f"{path} is a folder, not a file")
-    if _is_special(path):
+    if is_special(path):
         if regular:
             raise OutputPathError(f"{path} is not a regular file")
         return
@@ -100,7 +101,7 @@ def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
     beginning (its first or second line starts with one of `marks`: the command's own
     output of an earlier run, a page's mark coming after its doctype). Anything else is a
     user's file given by mistake: OutputPathError, and the file is left as it is."""
-    if not os.path.lexists(path) or _is_special(path) or os.path.isdir(path):
+    if not os.path.lexists(path) or is_special(path) or os.path.isdir(path):
         return  # (a folder is check_output_file's to refuse)
     try:
         with open(path, "rb") as f:
@@ -141,7 +142,19 @@ def replace_file(path: str, text: str | bytes) -> None:
     into place. A symbolic link is followed: the file it points to is the one replaced.
     OSError if it cannot be written (the old file, if any, is then left as it was)."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
-    if _is_special(path):
+    if is_special(path):
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            # A pipe nobody reads would block the open for ever: ask without waiting.
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno == errno.ENXIO:
+                    raise OSError(errno.ENXIO, "a pipe that nobody reads", path) from None
+                raise
+            os.set_blocking(fd, True)
+            with open(fd, "wb") as f:
+                f.write(data)
+            return
         with open(path, "wb") as f:
             f.write(data)
         return

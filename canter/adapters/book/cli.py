@@ -92,7 +92,14 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
     """Build (or extend) a book by searching from the start, breadth first."""
     from canter.adapters.book.build import BuildPlan
     from canter.adapters.book.build import build as run_build
+    from canter.adapters.files import OutputPathError, check_output_file
 
+    try:
+        # Read, then added to: a device or a pipe holds no book (and reading a pipe that
+        # nobody writes would wait for ever).
+        check_output_file(out, append=True, regular=True)
+    except OutputPathError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
     existing = _read(out) if os.path.exists(out) else Book()
     plan = BuildPlan(variant, plies, depth, movetime, margin, alternatives, max_positions)
     started = time.monotonic()

@@ -722,8 +722,13 @@ def check_save_target(path: str, loaded: str | None = None, saved: Sequence[str]
     empty, or one game record that is this game saved before (`canter play`'s) or the
     game loaded (`loaded`, the file it came from): never other games of a record file,
     a game of another program's, nor a file of another kind. ValueError says why not."""
+    from canter.adapters.files import is_special
     from canter.adapters.records.format import RecordError, decode_records, read_games
 
+    if is_special(path):
+        # A device or a pipe is written in place and holds no file to protect; reading it
+        # first would wait for ever (a pipe with no writer, /dev/stdout on a pipe).
+        return
     try:
         with open(path, "rb") as f:
             data = f.read(64 * 1024 * 1024 + 1)
