@@ -390,3 +390,28 @@ def test_no_search_on_a_decided_position():
     assert not a.start(s, Limits(depth=1))
     assert a.done == [] and not s.searching
     assert s.outcome().text() == "white wins: black has no pieces left"
+
+
+@pytest.mark.parametrize("option", ["EvalFile", "BookFile"])
+def test_a_pipe_as_an_option_file_is_refused_at_once(tmp_path, option):
+    # Opening a pipe that nobody writes would wait for ever, and the engine with it.
+    import os
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    s = Session()
+    with pytest.raises(ProtocolError, match=f"option '{option}' not set: .*: a pipe, not a "
+                                            "file"):
+        s.set_option(option, str(pipe))
+
+
+def test_a_pipe_in_a_tables_place_is_passed_over(tmp_path):
+    import os
+
+    from canter.engine.search.endings import SUFFIX, shipped
+    from canter.protocol.session import table_folder
+
+    os.mkfifo(tmp_path / ("camette-k-k" + SUFFIX))
+    load, keys = table_folder(str(tmp_path))
+    assert "camette-k-k" in keys
+    assert load("camette-k-k") == shipped("camette-k-k")  # not read: would wait for ever

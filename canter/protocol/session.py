@@ -8,6 +8,8 @@ lines. It decides no rule either; every rule question goes to the rules library.
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 import time
 import traceback
@@ -42,7 +44,12 @@ MAX_OPTION_FILE = 64 << 20
 def _read_text(path: str, where: str) -> str:
     """The UTF-8 text of a file an option names, or ProtocolError starting with `where`."""
     try:
-        with open(path, encoding="utf-8") as f:
+        # Opened without waiting: a pipe nobody writes would block the open for ever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, encoding="utf-8") as f:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                raise ProtocolError(f"{where}: a pipe, not a file")
+            os.set_blocking(fd, True)
             text = f.read(MAX_OPTION_FILE + 1)
         if len(text) > MAX_OPTION_FILE:
             raise ProtocolError(f"{where}: more than {MAX_OPTION_FILE >> 20} MB; not a file "
@@ -120,7 +127,10 @@ def table_folder(path: str):
 
     def load(key: str) -> bytes | None:
         try:
-            with open(folder / (key + SUFFIX), "rb") as f:
+            file = folder / (key + SUFFIX)
+            if not file.is_file():  # (a pipe in a table's place would never end its read)
+                return shipped(key)
+            with open(file, "rb") as f:
                 return f.read()
         except OSError:
             return shipped(key)
