@@ -408,10 +408,11 @@ def test_a_pipe_as_an_option_file_is_refused_at_once(tmp_path, option):
 def test_a_pipe_in_a_tables_place_is_passed_over(tmp_path):
     import os
 
-    from canter.engine.search.endings import SUFFIX, shipped
+    from canter.engine.search.endings import SUFFIX, shipped, shipped_keys
     from canter.protocol.session import table_folder
 
-    os.mkfifo(tmp_path / ("camette-k-k" + SUFFIX))
+    key = shipped_keys()[0]
+    os.mkfifo(tmp_path / (key + SUFFIX))
     load, keys = table_folder(str(tmp_path))
-    assert "camette-k-k" in keys
-    assert load("camette-k-k") == shipped("camette-k-k")  # not read: would wait for ever
+    assert key in keys
+    assert load(key) == shipped(key) is not None  # not read: it would wait for ever

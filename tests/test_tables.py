@@ -468,3 +468,17 @@ def test_the_engine_reports_tbhits_and_usetables_turns_them_off(endings, tmp_pat
     out = run(["setoption name UseTables value false"])
     info = [x for x in out.splitlines() if x.startswith("info depth 2")][-1]
     assert " tbhits " not in info
+
+
+def test_a_pipe_in_a_tables_place_is_passed_over_not_read(tmp_path):
+    # Reading a pipe that nobody writes would wait for ever: the shipped table is used.
+    import os
+
+    from canter.adapters.tables.store import Folder
+    from canter.engine.search.endings import SUFFIX, shipped, shipped_keys
+
+    key = shipped_keys()[0]
+    os.mkfifo(tmp_path / (key + SUFFIX))
+    folder = Folder(str(tmp_path))
+    assert key in folder.keys()
+    assert folder.load(key) == shipped(key) is not None

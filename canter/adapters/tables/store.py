@@ -25,7 +25,10 @@ class Folder:
     def load(self, key: str) -> bytes | None:
         """A built table's bytes, else the shipped one's, else None."""
         try:
-            with open(self.file(key), "rb") as f:
+            file = self.file(key)
+            if not file.is_file():  # (a pipe or a device in a table's place never ends)
+                return shipped(key)
+            with open(file, "rb") as f:
                 return f.read()
         except OSError:
             return shipped(key)
