@@ -399,6 +399,23 @@ def test_canter_solve_refuses_a_proof_of_another_game_or_of_negative_length(tmp_
             result.output
 
 
+def test_canter_solve_reads_a_proof_only_up_to_its_bound(tmp_path):
+    # A device that never ends, and a small gzip file that unpacks to far more than any
+    # proof: refused at 64 MB, not read until memory runs out.
+    import gzip
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "camette", "--proof", "/dev/zero", "--no-lines"])
+    assert result.exit_code == 1 and "/dev/zero: more than 64 MB: not a proof file" \
+        in result.output
+    bomb = tmp_path / "bomb.txt.gz"
+    bomb.write_bytes(gzip.compress(b"#" * (65 << 20)))
+    assert bomb.stat().st_size < 1 << 20
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(bomb), "--no-lines"])
+    assert result.exit_code == 1 and "more than 64 MB unpacked: not a proof file" \
+        in result.output
+
+
 @pytest.mark.parametrize("args, flag, needle", [
     (["--nodes", "10", "--proof", "p.txt"], "--proof", "does not go with --nodes"),
     (["--nodes", "10", "--check"], "--check", "does not go with --nodes"),

@@ -45,15 +45,22 @@ def _load(path: str | None, game: str):
 
 
 def _read(path: str) -> str:
+    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
     from canter.engine.search.solve.proof import read_bytes
 
     try:
         with open(path, "rb") as f:
-            data = f.read()
-        return read_bytes(data)
+            data = read_at_most(f, MAX_TEXT_INPUT, "a proof file")
+        return read_bytes(data, MAX_TEXT_INPUT)
     except OSError as exc:
         raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error):
+    except InputTooLarge as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not a proof file (text or gzip)") from None
+    except ValueError as exc:  # (unpacked past the bound)
+        raise click.ClickException(f"{path}: {exc}: not a proof file") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error):
         raise click.ClickException(f"{path}: not a proof file (text or gzip)") from None
 
 

@@ -19,6 +19,7 @@ move is in official notation; `<plies>` is the height of the proof below that po
 from __future__ import annotations
 
 import gzip
+import zlib
 from dataclasses import dataclass, field
 
 from canter.engine.rules.notation import format_move
@@ -144,8 +145,17 @@ def parse_proof(text: str) -> Proof:
     return proof
 
 
-def read_bytes(data: bytes) -> str:
-    """The text of a proof file, gzip-compressed or not."""
+def read_bytes(data: bytes, limit: int | None = None) -> str:
+    """The text of a proof file, gzip-compressed or not. With `limit`, ValueError ("more
+    than N MB") when the text would be longer: a small file may unpack to any size."""
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        if limit is None:
+            data = gzip.decompress(data)
+        else:
+            unpack = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            data = unpack.decompress(data, limit + 1)
+            if len(data) > limit:
+                raise ValueError(f"more than {limit >> 20} MB unpacked")
+            if not unpack.eof:
+                raise EOFError("the compressed data ends before its end")
     return data.decode("utf-8")
