@@ -108,3 +108,20 @@ def test_search_switches_through_the_pipes():
     assert len(errors) == 1 and "switch 'pvs' takes a whole number" in errors[0]
     assert any(x.startswith("bestmove ") for x in lines) and "readyok" in lines
     assert run.returncode == 0
+
+
+@pytest.mark.parametrize("switch", [0, 1])
+def test_order_adv_puts_the_quiet_moves_that_gain_most_first(switch):
+    # With no history and no killer, `order_adv` orders quiet moves by the steps they gain
+    # towards the target castle; without it they keep the generator's order.
+    pos = Position.start("camelot")
+    searcher = Searcher()
+    searcher._search.options.update(order_adv=switch)
+    searcher.search(pos.copy(), Limits(depth=1), lambda info: None, StopFlag())
+    search = searcher._search
+    search.history.clear()
+    search.killers[0] = [None, None]
+    dist = search.ev.target_dist[pos.turn]
+    ordered = search._order(pos, pos.legal_moves(), None, 0)
+    gains = [dist[m.start] - dist[m.end] for m in ordered]
+    assert (gains == sorted(gains, reverse=True)) == bool(switch)

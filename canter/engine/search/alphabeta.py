@@ -85,6 +85,10 @@ LMR_DEPTH = 3  # the least remaining depth at which moves are reduced
 ASPIRATION_DEPTH = 4  # root aspiration windows from this iteration
 ASPIRATION_WINDOW = 40  # half-width around the previous iteration's score
 LMR_DEEP_FROM = 10  # from this index (at depth >= 5) the reduction is two plies
+# Quiet-move order by advance (switch `order_adv`): history keys below the killers' are
+# capped here and shifted to make room for the steps gained towards the target castle.
+KILLER_KEY = (1 << 29) - 1  # order_key's least killer key (the second killer)
+HISTORY_CAP = (1 << 24) - 1
 # Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
 # least one, from remaining depth LMR_LOG_DEPTH; the reduced search may fall into
 # quiescence.
@@ -123,7 +127,7 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
+    "capext": 1, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1, "order_adv": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -385,6 +389,13 @@ class Search:
         if hist is None:
             hist = self.history
         keyed = [(order_key(m, seat, target, kn, tt_move, k1, k2, hist), m) for m in moves]
+        if self.order_adv:
+            # Quiet moves (below the killers) by history, then by the steps they gain
+            # towards the target castle (-7..7): a race's moves come before the others
+            # where history has no word.
+            dist = self.ev.target_dist[seat]
+            keyed = [(k if k >= KILLER_KEY else (min(k, HISTORY_CAP) << 4) + 8
+                      + max(-7, min(7, dist[m.start] - dist[m.end])), m) for k, m in keyed]
         keyed.sort(key=first_item, reverse=True)
         return [m for _, m in keyed]
 
@@ -969,6 +980,7 @@ class Search:
         n = self.options.get("lmrlog", 0)
         self.lmr_log = LMR_LOG[n] if self.lmr and n else None
         self.lmr_threat = bool(self.options.get("lmr_threat", 0))
+        self.order_adv = not self.three and bool(self.options.get("order_adv", 0))
         self.prune = bool(self.options.get("prune", sel))
         self.prune_depth = PRUNE_DEPTH
         self.entry_ext = bool(self.options.get("entry_ext", sel))
