@@ -143,11 +143,12 @@ def test_logarithmic_reductions_keep_the_exclusions_and_reach_depth_two(seed):
 
 
 def test_logarithmic_reduction_table():
-    from canter.engine.search.alphabeta import LMR_LOG
+    from canter.engine.search.alphabeta import lmr_log_table
     # round(ln(depth) * ln(index) / n), at least one ply.
-    assert LMR_LOG[1][2][3] == 1 and LMR_LOG[1][2][20] == 2  # 0.76 -> 1; 2.08 -> 2
-    assert LMR_LOG[1][6][20] == 5 and LMR_LOG[2][6][20] == 3  # 5.37; 2.68
-    assert LMR_LOG[3][4][4] == 1  # 0.64 -> at least one
+    one, two, three = (lmr_log_table(n) for n in (1, 2, 3))
+    assert one[2][3] == 1 and one[2][20] == 2  # 0.76 -> 1; 2.08 -> 2
+    assert one[6][20] == 5 and two[6][20] == 3  # 5.37; 2.68
+    assert three[4][4] == 1  # 0.64 -> at least one
 
 
 def _threat_reductions(seed: int, **switches) -> tuple[int, int]:

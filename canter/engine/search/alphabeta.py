@@ -29,6 +29,7 @@ checked at every node.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -93,8 +94,15 @@ HISTORY_CAP = (1 << 24) - 1
 # least one, from remaining depth LMR_LOG_DEPTH; the reduced search may fall into
 # quiescence.
 LMR_LOG_DEPTH = 2
-LMR_LOG = [[[max(1, round(math.log(d) * math.log(i) / n)) if d > 1 and i > 1 else 1
-             for i in range(128)] for d in range(MAX_DEPTH + 1)] for n in (1, 1, 2, 3)]
+
+
+@functools.cache
+def lmr_log_table(n: int) -> list[list[int]]:
+    """[depth][move index] -> plies of the `lmrlog=n` reduction (built at first use: the
+    engine's start pays nothing for a switch that is off)."""
+    return [[max(1, round(math.log(d) * math.log(i) / n)) if d > 1 and i > 1 else 1
+             for i in range(128)] for d in range(MAX_DEPTH + 1)]
+
 # Null-move pruning (switch `nullmove`; two seats only): from this remaining depth, with
 # this reduction (one more from NULL_DEEP), and only while the side to move keeps this many
 # pieces (few pieces is where a free move is most likely not worth having).
@@ -571,8 +579,9 @@ class Search:
         first = True
         target = pos.variant.target_bits[turn]
         killers = self.killers[ply]
-        # Late move reductions: quiet moves late in the order, at depth >= 3, are first
-        # searched shallower; a move that beats alpha is searched again at full depth.
+        # Late move reductions: quiet moves late in the order, at depth >= 3 (2 with
+        # `lmrlog`), are first searched shallower; a move that beats alpha is searched
+        # again at full depth.
         # Never a capture (a capture duty makes every move one), a castle entry or a killer.
         log = self.lmr_log
         lmr_from = (LMR_FROM if self.lmr and depth >= (LMR_DEPTH if log is None else
@@ -978,7 +987,7 @@ class Search:
             "selective", int(pos.variant.name in SELECTIVE_GAMES))
         self.lmr = bool(self.options.get("lmr", sel))
         n = self.options.get("lmrlog", 0)
-        self.lmr_log = LMR_LOG[n] if self.lmr and n else None
+        self.lmr_log = lmr_log_table(n) if self.lmr and n else None
         self.lmr_threat = bool(self.options.get("lmr_threat", 0))
         self.order_adv = not self.three and bool(self.options.get("order_adv", 0))
         self.prune = bool(self.options.get("prune", sel))

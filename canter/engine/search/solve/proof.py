@@ -157,5 +157,5 @@ def read_bytes(data: bytes, limit: int | None = None) -> str:
             if len(data) > limit:
                 raise ValueError(f"more than {limit >> 20} MB unpacked")
             if not unpack.eof:
-                raise EOFError("the compressed data ends before its end")
+                raise EOFError("the compressed data is cut short")
     return data.decode("utf-8")
