@@ -114,28 +114,18 @@ def read_book_file(path: str):
 def table_folder(path: str):
     """(load, keys) for the tables in the folder TablePath names (empty: the default
     folder) and in the package; a missing folder holds no tables."""
+    from functools import partial
     from pathlib import Path
 
-    from canter.engine.search.endings import SUFFIX, default_table_dir, shipped, shipped_keys
+    from canter.engine.search.endings import (
+        default_table_dir,
+        folder_keys,
+        folder_table,
+        shipped_keys,
+    )
 
     folder = Path(path).expanduser() if path.strip() else default_table_dir()
-    try:
-        keys = sorted(p.name[:-len(SUFFIX)] for p in folder.iterdir()
-                      if p.name.endswith(SUFFIX))
-    except OSError:
-        keys = []
-
-    def load(key: str) -> bytes | None:
-        try:
-            file = folder / (key + SUFFIX)
-            if not file.is_file():  # (a pipe in a table's place would never end its read)
-                return shipped(key)
-            with open(file, "rb") as f:
-                return f.read()
-        except OSError:
-            return shipped(key)
-
-    return load, sorted(set(keys) | set(shipped_keys()))
+    return partial(folder_table, folder), sorted(set(folder_keys(folder)) | set(shipped_keys()))
 
 
 def book_applies(limits: Limits, seat: int) -> bool:

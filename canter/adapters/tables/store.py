@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from canter.engine.search.endings import SUFFIX, default_table_dir, shipped, shipped_keys
+from canter.engine.search.endings import (
+    SUFFIX,
+    default_table_dir,
+    folder_keys,
+    folder_table,
+    shipped_keys,
+)
 
 
 class Folder:
@@ -13,25 +19,14 @@ class Folder:
         self.path = Path(path).expanduser() if path else default_table_dir()
 
     def keys(self) -> list[str]:
-        try:
-            return sorted(p.name[:-len(SUFFIX)] for p in self.path.iterdir()
-                          if p.name.endswith(SUFFIX))
-        except OSError:
-            return []
+        return folder_keys(self.path)
 
     def file(self, key: str) -> Path:
         return self.path / (key + SUFFIX)
 
     def load(self, key: str) -> bytes | None:
         """A built table's bytes, else the shipped one's, else None."""
-        try:
-            file = self.file(key)
-            if not file.is_file():  # (a pipe or a device in a table's place never ends)
-                return shipped(key)
-            with open(file, "rb") as f:
-                return f.read()
-        except OSError:
-            return shipped(key)
+        return folder_table(self.path, key)
 
     def save(self, key: str, data: bytes) -> None:
         """Write a table whole or not at all (a temporary file of its own, synced and

@@ -25,6 +25,8 @@ from canter.engine.search.endings.probe import (
     SUFFIX,
     Endings,
     default_table_dir,
+    folder_keys,
+    folder_table,
     shipped,
     shipped_keys,
 )
@@ -32,4 +34,5 @@ from canter.engine.search.endings.table import DRAW, LOSS, WIN, Table, TableErro
 
 __all__ = ["DRAW", "LOSS", "SUFFIX", "WIN", "Endings", "Indexer", "Material",
            "MaterialError", "Table", "TableError", "build_table", "classes",
-           "default_table_dir", "material_of", "parse_material", "shipped", "shipped_keys"]
+           "default_table_dir", "folder_keys", "folder_table", "material_of",
+           "parse_material", "shipped", "shipped_keys"]

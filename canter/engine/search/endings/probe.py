@@ -44,6 +44,28 @@ def shipped(key: str) -> bytes | None:
         return None
 
 
+def folder_keys(folder: Path) -> list[str]:
+    """The class keys of the tables built in `folder` (none if it is missing)."""
+    try:
+        return sorted(p.name[:-len(SUFFIX)] for p in folder.iterdir()
+                      if p.name.endswith(SUFFIX))
+    except OSError:
+        return []
+
+
+def folder_table(folder: Path, key: str) -> bytes | None:
+    """A table's bytes as built in `folder`, else as shipped, else None. Only a regular
+    file is read: a pipe or a device in a table's place would never end its read."""
+    file = folder / (key + SUFFIX)
+    try:
+        if file.is_file():
+            with open(file, "rb") as f:
+                return f.read()
+    except OSError:
+        pass
+    return shipped(key)
+
+
 def shipped_keys() -> list[str]:
     try:
         folder = resources.files(__package__).joinpath(SHIPPED_DIR)
