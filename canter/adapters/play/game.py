@@ -722,7 +722,7 @@ def check_save_target(path: str, loaded: str | None = None, saved: Sequence[str]
     empty, or one game record that is this game saved before (`canter play`'s) or the
     game loaded (`loaded`, the file it came from): never other games of a record file,
     a game of another program's, nor a file of another kind. ValueError says why not."""
-    from canter.adapters.files import is_special
+    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, is_special, read_at_most
     from canter.adapters.records.format import RecordError, decode_records, read_games
 
     if is_special(path):
@@ -731,9 +731,12 @@ def check_save_target(path: str, loaded: str | None = None, saved: Sequence[str]
         return
     try:
         with open(path, "rb") as f:
-            data = f.read(64 * 1024 * 1024 + 1)
+            data = read_at_most(f, MAX_TEXT_INPUT, "one game record")
     except FileNotFoundError:
         return
+    except InputTooLarge as exc:
+        raise ValueError(f"{path} holds {exc}; saving would replace it whole: give another "
+                         "file") from None
     except OSError:
         return  # check_output_file and the write itself report what is wrong
     if not data.strip():
