@@ -59,8 +59,7 @@ def folder_table(folder: Path, key: str) -> bytes | None:
     file = folder / (key + SUFFIX)
     try:
         if file.is_file():
-            with open(file, "rb") as f:
-                return f.read()
+            return file.read_bytes()
     except OSError:
         pass
     return shipped(key)
