@@ -7,9 +7,10 @@ here against the rules library."""
 from __future__ import annotations
 
 import pytest
-from watching import assert_gated, decisions_along, game_positions, seen_kind
+from watching import assert_gated, decisions_along, game_positions, seen_kind, watched
 
 from canter.engine.rules import movegen
+from canter.engine.search.bench import bench_positions
 
 
 def _choice(at, moves, remaining) -> tuple:
@@ -52,3 +53,35 @@ def test_on_by_default_in_two_sided_games():
     pos = extended_position("camelot", 1)
     default, _ = extensions(pos, 3)
     assert default == extensions(pos, 3, capext=1)[0]
+
+
+def _longest_chain(pos, depth: int, **switches: int) -> int:
+    """The most capture extensions met along one line of one iteration: each extension is
+    noted with the iteration and the hashes of the game up to the node, so the extended
+    nodes above a node are those whose record is a prefix of its own."""
+    seen: set[tuple] = set()
+
+    def note(kind, at, move, remaining, search):
+        if kind == "capture-extended":
+            seen.add((search.depth_now, *at._hashes))
+
+    watched(pos, depth, note, **switches)
+    return max((sum(rec[:k] in seen for k in range(2, len(rec) + 1)) for rec in seen),
+               default=0)
+
+
+def _exchanges():
+    """A Camelot bench position whose exchanges chain the extension (8 deep at depth 3)."""
+    return next(p for p in bench_positions() if p.variant.name == "camelot"
+                and movegen.generate(p) and _longest_chain(p, 3) >= 4)
+
+
+@pytest.mark.parametrize("cap", [1, 2])
+def test_capext_max_caps_the_extensions_of_a_line(cap):
+    pos = _exchanges()
+    assert _longest_chain(pos, 3, capext_max=cap) == cap
+
+
+def test_no_cap_by_default():
+    pos = _exchanges()
+    assert _longest_chain(pos, 3) == _longest_chain(pos, 3, capext_max=0) >= 4

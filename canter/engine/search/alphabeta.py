@@ -135,7 +135,8 @@ SWITCHES = {
     "selective": 1, "lmr": 1, "pvs": 1, "prune": 1, "aspiration": 1, "rootnull": 1,
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
-    "capext": 1, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1, "order_adv": 1,
+    "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
+    "order_adv": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -523,6 +524,7 @@ class Search:
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
         staged = None
+        capped = False  # this node took a capture extension (counted in self.capexts)
         mark = 0  # where the journal of history changes starts, when a killer is staged
         if self.stage and not (self.use_tt_move and tt_move is not None):
             staged = self._killer_first(pos, ply)
@@ -552,11 +554,14 @@ class Search:
         if not several and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
         elif (self.capext and several and depth <= 1 and ply < 2 * self.depth_now + 4
-              and movegen.must_capture(pos)):
+              and self.capexts < self.capext_max and movegen.must_capture(pos)):
             # Capture extension: at the last ply, a choice between compulsory captures
             # costs no depth either, so the side that captured gets a full-width reply
-            # (everywhere in the tree it cost 5.6 times the nodes at depth 4).
+            # (everywhere in the tree it cost 5.6 times the nodes at depth 4). An exchange
+            # extends at each of its captures; `capext_max` caps the extensions of a line.
             depth += 1
+            self.capexts += 1
+            capped = True
             if self.watch is not None:
                 self.watch("capture-extended", pos, moves, depth)
         if self.three:
@@ -673,6 +678,8 @@ class Search:
             self._close_stage()
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
+        if capped:
+            self.capexts -= 1
         return best
 
     def _null_move(self, pos: Position, depth: int, beta: int, ply: int,
@@ -977,6 +984,10 @@ class Search:
         # capture extension at 10+0.1"); the others share the capture duty it is about.
         # Three seats: off (-9.4 +/- 15.3 over 1,002 Tri-Camelot games at 10+0.1).
         self.capext = bool(self.options.get("capext", 0 if self.three else 1))
+        # The most capture extensions along one line (0: no limit); the count of the line
+        # being searched (an aborted search leaves it wrong, so each run starts it at 0).
+        self.capext_max = self.options.get("capext_max", 0) or MAX_PLY
+        self.capexts = 0
         # The selectivity of two-sided searches (docs/search.md, "Selectivity"): each
         # feature is a switch, and `selective=1` turns them all on (`selective=0` all off).
         # On in Camelot, Chivalry and Cam, where the strength test at 10+0.1 kept it; off
