@@ -149,9 +149,9 @@ def test_helpers_search_and_their_nodes_are_reported(two):
     # been scheduled before a short search ends, so the measured search is the second one,
     # and deep enough to take a few tenths of a second.
     search(two, pos, Limits(depth=1))
-    result, infos = search(two, pos, Limits(depth=4))
+    result, infos = search(two, pos, Limits(depth=5))
     main_nodes = two._smp.nodes
-    last = [i for i in infos if i.depth == 4][-1]
+    last = [i for i in infos if i.depth == 5][-1]
     assert last.nodes > main_nodes  # the helper's nodes are counted in
     assert two._pool.alive == 1
 
