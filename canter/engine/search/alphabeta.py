@@ -526,7 +526,7 @@ class Search:
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
         staged = None
-        capped = False  # this node took a capture extension (counted in self.capexts)
+        capture_extended = False  # counted in self.capexts until this node returns
         mark = 0  # where the journal of history changes starts, when a killer is staged
         if self.stage and not (self.use_tt_move and tt_move is not None):
             staged = self._killer_first(pos, ply)
@@ -563,7 +563,7 @@ class Search:
             # extends at each of its captures; `capext_max` caps the extensions of a line.
             depth += 1
             self.capexts += 1
-            capped = True
+            capture_extended = True
             if self.watch is not None:
                 self.watch("capture-extended", pos, moves, depth)
         if self.three:
@@ -680,7 +680,7 @@ class Search:
             self._close_stage()
         self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
-        if capped:
+        if capture_extended:
             self.capexts -= 1
         return best
 
