@@ -64,6 +64,9 @@ class Board:
         self.leaps: list[tuple[tuple[int, int], ...]] = [()] * self.size
         # leap_over[cell]: the bits of the cells a leap from `cell` passes over.
         self.leap_over: list[int] = [0] * self.size
+        # leap_bits[cell] = ((over bit, land, land bit), ...): leaps in the order of
+        # `leaps`, with the bits move generation tests (a mask test, not a shift).
+        self.leap_bits: list[tuple[tuple[int, int, int], ...]] = [()] * self.size
         for cell in self.cells:
             f, r = self.coords[cell]
             lv = self.levels[cell]
@@ -78,6 +81,7 @@ class Board:
                 if over >= 0 and land >= 0:
                     leaps.append((over, land))
             self.leaps[cell] = tuple(leaps)
+            self.leap_bits[cell] = tuple((1 << over, land, 1 << land) for over, land in leaps)
             for over, _ in leaps:
                 self.leap_over[cell] |= 1 << over
 

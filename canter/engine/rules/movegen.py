@@ -79,43 +79,44 @@ def leapers(board, pieces: int, over: int, land: int) -> int:
     return out & pieces
 
 
-def _chains(leaps, around, cur, live, free, target, captured, route, out) -> None:
+def _chains(leaps, around, cur, live, landing, target, captured, route, out) -> None:
     """Every way to go on jumping from `cur` over the enemies in `live` (those not yet
-    taken); a chain ends when it cannot continue or when it enters the target castle.
-    Appends (end, captured bits, route) for finished chains."""
+    taken) to cells of `landing` (free cells, and those of the pieces this chain took); a
+    chain ends when it cannot continue or when it enters the target castle. `leaps` is the
+    board's `leap_bits`. Appends (end, captured bits, route) for finished chains."""
     went_on = False
     # The caller has made this test for a chain's later jumps; a first jump (a piece or
     # a Knight's canter landing) is settled by it when no enemy is beside the cell.
     if live & around[cur]:
-        landing = free | captured
-        for over, land in leaps[cur]:
-            if (live >> over) & 1 and (landing >> land) & 1:
+        for ob, land, lb in leaps[cur]:
+            if live & ob and landing & lb:
                 went_on = True
-                ob = 1 << over
-                rest = live & ~ob
+                rest = live ^ ob
                 # The castle ends a chain, and so does a cell with no enemy beside it (the
                 # test the call would make first, made here: most chains are one jump).
-                if (target >> land) & 1 or not rest & around[land]:
+                if target & lb or not rest & around[land]:
                     out.append((land, captured | ob, route + (land,)))
                 else:
-                    _chains(leaps, around, land, rest, free, target, captured | ob,
+                    _chains(leaps, around, land, rest, landing | ob, target, captured | ob,
                             route + (land,), out)
     if not went_on and captured:
         out.append((cur, captured, route))
 
 
 def _canter_tree(leaps, around, start, over_ok, land_ok, target) -> dict[int, tuple]:
-    """Breadth-first canter routes from `start`: {reached cell: its route, start first}.
-    Target cells end the route."""
+    """Breadth-first canter routes from `start` (`leaps`: the board's `leap_bits`):
+    {reached cell: its route, start first}. Target cells end the route."""
     routes = {start: (start,)}
     order = [start]
+    land_ok &= ~(1 << start)  # cleared too as each cell is reached: no cell twice
     for cell in order:
         # Most cells reached have no friend to canter over: one mask test settles those.
         if (target >> cell) & 1 or not over_ok & around[cell]:
             continue
         route = routes[cell]
-        for over, land in leaps[cell]:
-            if (over_ok >> over) & 1 and (land_ok >> land) & 1 and land not in routes:
+        for ob, land, lb in leaps[cell]:
+            if over_ok & ob and land_ok & lb:
+                land_ok ^= lb
                 routes[land] = route + (land,)
                 order.append(land)
     return routes
@@ -127,7 +128,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
     says a Knight under a capture duty surely has no charge (only its jumps are looked
     for)."""
     board = pos.variant.board
-    leaps = board.leaps
+    leaps = board.leap_bits
     around = board.leap_over
     pb = 1 << p
     enemy, target = sv.enemy, sv.target
@@ -232,7 +233,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     friend, step_ok, target = sv.friend, sv.step_ok, sv.target
     can = leapers(board, sv.active, friend, step_ok)
     knights = sv.knights
-    neighbours, leaps, around = board.neighbours, board.leaps, board.leap_over
+    neighbours, leaps, around = board.neighbours, board.leap_bits, board.leap_over
     append = moves.append
     for p in cells_of(sv.active):
         if (can >> p) & 1 and (knights >> p) & 1:
