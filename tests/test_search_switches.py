@@ -125,3 +125,30 @@ def test_order_adv_puts_the_quiet_moves_that_gain_most_first(switch):
     ordered = search._order(pos, pos.legal_moves(), None, 0)
     gains = [dist[m.start] - dist[m.end] for m in ordered]
     assert (gains == sorted(gains, reverse=True)) == bool(switch)
+
+
+@pytest.mark.parametrize("switch", [0, 1])
+def test_hist_malus_lowers_the_quiet_moves_searched_before_a_cut(switch):
+    # Only the malus takes history below zero: without it every entry is a bonus.
+    searcher = Searcher()
+    searcher._search.options.update(hist_malus=switch)
+    searcher.search(Position.start("camelot"), Limits(depth=4), lambda info: None,
+                    StopFlag())
+    values = searcher._search.history.values()
+    assert any(v < 0 for v in values) == bool(switch)
+    assert any(v > 0 for v in values)
+
+
+def test_the_malus_takes_the_cutting_moves_bonus_and_is_journalled_while_staged():
+    pos = Position.start("camelot")
+    searcher = Searcher()
+    searcher.search(pos.copy(), Limits(depth=1), lambda info: None, StopFlag())
+    search = searcher._search
+    a, b = pos.legal_moves()[:2]
+    ka, kb = (pos.turn, a.start, a.end), (pos.turn, b.start, b.end)
+    search.history = {ka: 5}
+    search.staged_open = 1
+    search.journal = []
+    search._punish(pos.turn, [a, b], 3)
+    assert search.history == {ka: 5 - 9, kb: -9}
+    assert search.journal == [(ka, 5), (kb, 0)]

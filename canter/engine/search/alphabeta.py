@@ -90,6 +90,9 @@ LMR_DEEP_FROM = 10  # from this index (at depth >= 5) the reduction is two plies
 # Quiet-move order by advance (switch `order_adv`): history keys below the killers' are
 # capped here and shifted to make room for the steps gained towards the target castle.
 ORDER_ADV_GAMES = ("camelot",)  # where it is on by default
+# History malus (switch `hist_malus`): at a quiet cut-off, the quiet moves searched before
+# the cutting one lose its bonus in the history.
+HIST_MALUS = 0
 KILLER_KEY = (1 << 29) - 1  # order_key's least killer key (the second killer)
 HISTORY_CAP = (1 << 24) - 1
 # Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
@@ -138,7 +141,7 @@ SWITCHES = {
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
-    "order_adv": 1,
+    "order_adv": 1, "hist_malus": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -435,6 +438,20 @@ class Search:
                 self.journal.append((hk, old))
             self.history[hk] = min(old + depth * depth, 1 << 28)
 
+    def _punish(self, seat: int, tried: list, depth: int) -> None:
+        """A quiet move cut off after the quiet moves `tried` (searched, not pruned) had
+        not: they lose in the history what the cutting move gained (switch `hist_malus`),
+        so a move that keeps failing sinks below moves never tried."""
+        history = self.history
+        journal = self.journal if self.staged_open else None
+        bonus = depth * depth
+        for m in tried:
+            hk = (seat, m.start, m.end)
+            old = history.get(hk, 0)
+            if journal is not None:
+                journal.append((hk, old))
+            history[hk] = max(old - bonus, -(1 << 28))
+
     # ---- a killer before the move list ---------------------------------------------
     def _killer_first(self, pos: Position, ply: int) -> Move | None:
         """The move the full order would search first, when it is a killer and that can be
@@ -602,6 +619,7 @@ class Search:
         late = LMP_COUNT[depth] if static is not None and depth <= PRUNE_DEPTH else 1 << 30
         threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
         jump_ext = self.jump_ext and depth >= 2 and ply < 2 * self.depth_now + 4
+        tried = [] if self.hist_malus else None  # quiet moves searched, for the malus
         index = 0
         for m in moves:
             quiet = not m.capture_bits and not target >> m.end & 1
@@ -668,7 +686,11 @@ class Search:
                     if score >= beta:
                         if not m.capture_bits:
                             self._reward(pos.turn, m, depth, ply)
+                            if tried and self.use_history:
+                                self._punish(pos.turn, tried, depth)
                         break
+            if tried is not None and quiet:
+                tried.append(m)
             if staged is not None:
                 # The killer did not cut: the other moves, in the order the full list
                 # would have had before the killer's search changed the history.
@@ -1024,6 +1046,7 @@ class Search:
         # Ablation switches (bench/selfplay.py --off NAME=0, --base NAME=1).
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
+        self.hist_malus = bool(self.options.get("hist_malus", HIST_MALUS))
         # The table move first: off (51.4 % over 800 games at three plies, and 4-8 % more
         # nodes to a fixed depth than killers and history alone); the root and quiescence
         # use it.
