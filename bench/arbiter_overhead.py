@@ -26,7 +26,7 @@ from canter.adapters.arbiter.tc import TimeControl
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--maxplies", type=int, default=120)
     p.add_argument("--variant", default="camelot", choices=["camelot", "tri-camelot"])

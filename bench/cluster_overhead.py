@@ -65,7 +65,7 @@ def _startup(workers: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--nodes", type=int, default=30)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])

@@ -70,7 +70,7 @@ def depth_in(pos, seconds: float, options: dict, algorithm: str = "paranoid"):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("seconds", nargs="?", type=positive_seconds, default=1.0,
                         help="search time per position (default 1)")
     parser.add_argument("--switch", type=switch, action="append", default=[],

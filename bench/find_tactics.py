@@ -274,7 +274,7 @@ def already(path: str) -> set[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="+", help="game-record files to take positions from")
     parser.add_argument("--screen", type=float, default=0.3,
                         help="screening search, seconds (0: none, every position gets --st)")

@@ -238,7 +238,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", nargs="?", metavar="REV",
                         help="a git revision: sha, tag, HEAD~3, main")
     parser.add_argument("--dir", type=Path, default=None,

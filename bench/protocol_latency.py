@@ -76,7 +76,7 @@ def measure(cmd: list[str], runs: int) -> dict[str, list[float]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--cmd", default=None, help="engine command (default: python -m canter)")
     args = parser.parse_args()

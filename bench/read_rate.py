@@ -57,7 +57,7 @@ def _game(args) -> list[tuple[str, int, int]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--nodes", type=int, default=1500)
     ap.add_argument("--jobs", type=int, default=2)

@@ -59,7 +59,7 @@ def measure(python: str, cwd: str | None, variant: str, depth: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, metavar="REV",
                         help="the build to compare with (a git revision)")
     parser.add_argument("--depth", type=int, default=4, help="search depth (default 4)")

@@ -161,7 +161,7 @@ def _options(text: str) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="camelot")
     ap.add_argument("--opponent", choices=("random", "greedy", "ablation", "algorithms"),
                     default="random")

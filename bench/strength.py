@@ -445,7 +445,7 @@ def check_same_new(pgn: str) -> str | None:
 
 def parser() -> argparse.ArgumentParser:
     p = Parser(
-        description=__doc__.splitlines()[0],
+        description=__doc__.split("\n\n")[0],
         epilog="Every search or evaluation change is kept or dropped by this test "
                "(docs/search.md, 'Testing at real limits').")
     p.add_argument("--base", required=True, metavar="REV",

@@ -59,7 +59,7 @@ def same_move(position: str, a: str, b: str) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("suites", nargs="*", type=Path,
                         help="suite files (default: bench/tactics-*.txt)")
     parser.add_argument("--st", type=float, default=1.0, help="seconds per position")

@@ -197,7 +197,7 @@ def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="camelot")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--nodes", type=int, default=500, help="node limit per move")

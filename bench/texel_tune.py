@@ -279,7 +279,7 @@ def tuned_json(weights: Weights, game: Weights | None = None) -> dict[str, objec
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", help="a file from bench/texel_data.py")
     ap.add_argument("--variant", default="camelot")
     ap.add_argument("--iterations", type=int, default=300)

@@ -66,7 +66,7 @@ def run(threads: int, positions: list, depths: list[int],
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--threads", default="1,2", help="Threads values, comma-separated")
     ap.add_argument("--depth", type=int, default=4, help="depth for the two-seat positions")
     ap.add_argument("--tri-depth", type=int, default=5, help="depth for Tri-Camelot")
