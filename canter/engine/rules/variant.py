@@ -410,7 +410,8 @@ def _grand_cam() -> Variant:
         castle_move_limit=0,
         win_min_pieces=1,  # Ruling R18: taking both opponents wins whatever is left
         bare_max_pieces=0,
-        entry_resets_quiet=True,  # an entry ends the game anyway
+        # Ruling R25: 200 plies without a capture (an entry ends the game: it never resets).
+        entry_resets_quiet=False,
         default_rules=Rules(repetition="auto", quiet_limit=200, no_move="lose"),
         teams=(0, 1, 0, 1),
     )
