@@ -175,3 +175,38 @@ def test_lmr_threat_never_reduces_a_move_that_threatens_a_capture():
     assert _threat_reductions(7)[1] > 0
     reduced, threats = _threat_reductions(7, lmr_threat=1)
     assert reduced > 0 and threats == 0
+
+
+@pytest.mark.parametrize("switch", [0, 1])
+def test_root_reductions_take_only_late_quiet_root_moves(switch):
+    # `root_lmr`: a root move is searched a ply shallower first only from the order's
+    # ROOT_LMR_FROM-th move, at depth LMR_DEPTH or more, and never a capture (so never
+    # under a capture duty) or a castle entry.
+    from canter.engine.search.alphabeta import LMR_DEPTH, ROOT_LMR_FROM
+
+    reduced = []
+    roots = 0
+    positions = [Position.start("camelot")]
+    for seed in (1, 2, 6):
+        positions += game_positions("camelot", seed, plies=40, every=10)
+    for pos in positions:
+        roots += 1
+
+        def note(kind, at, move, remaining, search, pos=pos):
+            if kind != "root-reduced":
+                return
+            assert at.hash == pos.hash  # reported from the root itself
+            target = at.variant.target_bits[at.turn]
+            index = search.currmovenumber - 1
+            reduced.append((remaining, index, bool(move.capture_bits),
+                            bool(target >> move.end & 1), movegen.must_capture(at)))
+
+        watched(pos, 4, note, root_lmr=switch)
+    assert roots >= 4
+    if not switch:
+        assert reduced == []
+        return
+    assert reduced, "no root move was reduced: the test checked nothing"
+    for remaining, index, capture, entry, duty in reduced:
+        assert remaining >= LMR_DEPTH and index >= ROOT_LMR_FROM
+        assert not capture and not entry and not duty

@@ -93,6 +93,11 @@ ORDER_ADV_GAMES = ("camelot",)  # where it is on by default
 # History malus (switch `hist_malus`): at a quiet cut-off, the quiet moves searched before
 # the cutting one lose its bonus in the history.
 HIST_MALUS = 0
+# Late-move reductions at the root (switch `root_lmr`; two seats, no teams): quiet root
+# moves from this index on (the order of the last iteration's scores) are tested a ply
+# shallower first.
+ROOT_LMR = 0
+ROOT_LMR_FROM = 6
 KILLER_KEY = (1 << 29) - 1  # order_key's least killer key (the second killer)
 HISTORY_CAP = (1 << 24) - 1
 # Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
@@ -141,7 +146,7 @@ SWITCHES = {
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
-    "order_adv": 1, "hist_malus": 1,
+    "order_adv": 1, "hist_malus": 1, "root_lmr": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -222,8 +227,9 @@ class Search:
         # reduced ("reduced") or extended ("extended"), with `pos` the position the move is
         # played from; also for every pass ("null"), quiet leaf whose replies are searched
         # against a multi-jump threat ("evasion", move None, depth the quiescence ply),
-        # killer searched before the move list is built ("staged"), and the rest of the
-        # ordered list when such a killer did not cut ("resumed", `move` that list).
+        # killer searched before the move list is built ("staged"), the rest of the
+        # ordered list when such a killer did not cut ("resumed", `move` that list), and
+        # every root move first searched a ply shallower ("root-reduced").
         self.watch = None
         # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
         # are staggered (common.skips); the helpers' node count, added to the reported one.
@@ -934,11 +940,23 @@ class Search:
             else:
                 floor = sorted((d.score for d in done), reverse=True)[k - 1]
             self.currmove = line.move
+            self.currmovenumber = i + 1
             if i < k:
                 score = self._first_child(line, depth, k)
                 exact = True
             else:
-                score = self.child(line, depth, floor, floor + 1)
+                m = line.move
+                if (self.root_lmr and i >= ROOT_LMR_FROM and depth >= LMR_DEPTH
+                        and not m.capture_bits and not self.root_target >> m.end & 1):
+                    # A late quiet root move (switch `root_lmr`): a ply shallower first;
+                    # only one that beats the floor there is searched at full depth.
+                    if self.watch is not None:
+                        self.watch("root-reduced", self.pos, m, depth)
+                    score = self.child(line, depth - 1, floor, floor + 1)
+                    if score > floor:
+                        score = self.child(line, depth, floor, floor + 1)
+                else:
+                    score = self.child(line, depth, floor, floor + 1)
                 exact = False
                 if score > floor:
                     score = self.child(line, depth, floor, INF)
@@ -1047,6 +1065,8 @@ class Search:
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
         self.hist_malus = bool(self.options.get("hist_malus", HIST_MALUS))
+        self.root_lmr = self.plain_two and bool(self.options.get("root_lmr", ROOT_LMR))
+        self.root_target = pos.variant.target_bits[pos.turn]
         # The table move first: off (51.4 % over 800 games at three plies, and 4-8 % more
         # nodes to a fixed depth than killers and history alone); the root and quiescence
         # use it.
