@@ -19,6 +19,7 @@ class _Keys:
     """Zobrist keys for one variant; fixed seed, so hashes are the same in every run."""
 
     def __init__(self, variant: Variant) -> None:
+        self.name = variant.name
         rng = random.Random(f"canter-zobrist-{variant.name}")
         size, n = variant.board.size, variant.nseats
         self.piece = [[rng.getrandbits(64) for _ in range(2 * n)] for _ in range(size)]
@@ -29,7 +30,17 @@ class _Keys:
         self.eliminated = [rng.getrandbits(64) for _ in range(n)]
 
 
+    def __reduce__(self):
+        # The keys follow from the game's name: a pickled position (a search job sent to a
+        # helper process) carries the name, not some 11 kB of keys.
+        return _keys_named, (self.name,)
+
+
 _KEYS: dict[str, _Keys] = {}
+
+
+def _keys_named(name: str) -> _Keys:
+    return _keys(get_variant(name))
 
 # The last move list that was slow to make, with everything it depends on. In a dense
 # capture position (thousands of routes, up to seconds to generate) one `go` asks for the

@@ -171,6 +171,19 @@ class Variant:
             self._under[rules.side_castles] = got
         return got
 
+    def __reduce_ex__(self, protocol):
+        # A registered game (or its form under a rules option) travels by name: a pickle
+        # of a position, such as a search job sent to a helper process through a pipe,
+        # would otherwise carry the board's tables, tens of kilobytes.
+        registered = _CACHE.get(self.name)
+        if registered is self:
+            return get_variant, (self.name,)
+        if registered is not None:
+            for side_castles, got in registered._under.items():
+                if got is self:
+                    return _registered_under, (self.name, side_castles)
+        return super().__reduce_ex__(protocol)
+
     # Convenience wrappers over the board, so callers rarely need `variant.board`.
     @property
     def cells(self) -> tuple[int, ...]:
@@ -427,6 +440,10 @@ _VARIANTS = {
 }
 _CACHE: dict[str, Variant] = {}
 VARIANT_NAMES = tuple(_VARIANTS)
+
+
+def _registered_under(name: str, side_castles: str) -> Variant:
+    return get_variant(name).under(Rules(side_castles=side_castles))
 
 
 def get_variant(name: str) -> Variant:
