@@ -14,6 +14,7 @@ from watching import game_positions, watched
 
 from canter.engine import Position
 from canter.engine.rules import movegen
+from canter.engine.search.alphabeta import LMR_DEPTH, ROOT_LMR_FROM
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 
@@ -182,15 +183,11 @@ def test_root_reductions_take_only_late_quiet_root_moves(switch):
     # `root_lmr`: a root move is searched a ply shallower first only from the order's
     # ROOT_LMR_FROM-th move, at depth LMR_DEPTH or more, and never a capture (so never
     # under a capture duty) or a castle entry.
-    from canter.engine.search.alphabeta import LMR_DEPTH, ROOT_LMR_FROM
-
     reduced = []
-    roots = 0
     positions = [Position.start("camelot")]
     for seed in (1, 2, 6):
         positions += game_positions("camelot", seed, plies=40, every=10)
     for pos in positions:
-        roots += 1
 
         def note(kind, at, move, remaining, search, pos=pos):
             if kind != "root-reduced":
@@ -202,7 +199,7 @@ def test_root_reductions_take_only_late_quiet_root_moves(switch):
                             bool(target >> move.end & 1), movegen.must_capture(at)))
 
         watched(pos, 4, note, root_lmr=switch)
-    assert roots >= 4
+    assert len(positions) >= 4
     if not switch:
         assert reduced == []
         return

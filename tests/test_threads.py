@@ -6,6 +6,7 @@ SIGKILL, option errors, and Threads 1 unchanged. docs/search.md, "Threads"."""
 from __future__ import annotations
 
 import os
+import pickle
 import re
 import signal
 import threading
@@ -411,17 +412,14 @@ def test_bench_ignores_threads():
 @pytest.mark.parametrize("variant", ["camelot", "tri-camelot", "grand-cam", "chivalry"])
 def test_a_search_job_is_small_and_rebuilds_the_same_game(variant):
     # A job goes to each helper through a pipe without blocking; one that does not fit
-    # in the pipe's buffer (64 kB here) replaces the helper every search. The position
-    # carries its game and hash keys by name, not the board's tables.
-    import pickle
-
+    # in the pipe's buffer (64 kB here) replaces the helper every search.
     pos = Position.start(variant)
     for _ in range(30):
         moves = pos.legal_moves()
         if not moves or pos.outcome() is not None:
             break
         pos.push(moves[len(moves) // 2])
-    data = pickle.dumps((1, pos, {}, {"lmr": 1}, 0, None, False), pickle.HIGHEST_PROTOCOL)
+    data = smp.job_bytes(1, pos, {}, {"lmr": 1}, 0, None, False)
     assert len(data) < 8192, len(data)
     back = pickle.loads(data)[1]
     assert back.variant is pos.variant and back.to_string() == pos.to_string()

@@ -97,6 +97,15 @@ class HelperReport:
         control[base + DEPTH] = info.depth
 
 
+def job_bytes(job: int, pos, kwargs: dict, options: dict, generation: int, searchmoves,
+              clear: bool) -> bytes:
+    """A search job as sent to each helper through its pipe. It must fit in the pipe's
+    buffer (64 kB on Linux), or the send would block: the position carries its game and
+    hash keys by name, not the board's tables."""
+    return pickle.dumps((job, pos, kwargs, options, generation, searchmoves, clear),
+                        pickle.HIGHEST_PROTOCOL)
+
+
 def _helper_main(index: int, jobs, inherited: list, control: memoryview,
                  table: SharedTable, parent: int) -> None:
     """A helper's life: take jobs from the pipe until it closes."""
@@ -209,8 +218,8 @@ class HelperPool:
         for j in range(HELPER, len(control)):
             control[j] = 0  # nodes and depths of the last job
         control[JOB] = self.job
-        data = pickle.dumps((self.job, pos, kwargs, options, generation, searchmoves,
-                             self.clear_pending), pickle.HIGHEST_PROTOCOL)
+        data = job_bytes(self.job, pos, kwargs, options, generation, searchmoves,
+                         self.clear_pending)
         self.clear_pending = False
         for i, conn in enumerate(self.conns):
             if conn is None:
