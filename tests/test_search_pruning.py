@@ -178,15 +178,21 @@ def test_lmr_threat_never_reduces_a_move_that_threatens_a_capture():
     assert reduced > 0 and threats == 0
 
 
-@pytest.mark.parametrize("switch", [0, 1])
-def test_root_reductions_take_only_late_quiet_root_moves(switch):
+@pytest.mark.parametrize("game, switch, on", [
+    ("camelot", 0, False), ("camelot", 1, True), ("camelot", None, True),
+    ("chivalry", None, False), ("chivalry", 1, True),
+])
+def test_root_reductions_take_only_late_quiet_root_moves(game, switch, on):
     # `root_lmr`: a root move is searched a ply shallower first only from the order's
     # ROOT_LMR_FROM-th move, at depth LMR_DEPTH or more, and never a capture (so never
-    # under a capture duty) or a castle entry.
+    # under a capture duty) or a castle entry. On by default in Camelot alone
+    # (switch None: the game's default). Chivalry's bigger board searches slower: fewer
+    # positions, a ply less (root reductions start at LMR_DEPTH, 3).
     reduced = []
-    positions = [Position.start("camelot")]
-    for seed in (1, 2, 6):
-        positions += game_positions("camelot", seed, plies=40, every=10)
+    positions = [Position.start(game)]
+    for seed in (1, 2, 6) if game == "camelot" else (1,):
+        positions += game_positions(game, seed, plies=40, every=10)
+    depth = 4 if game == "camelot" else LMR_DEPTH
     for pos in positions:
 
         def note(kind, at, move, remaining, search, pos=pos):
@@ -198,9 +204,10 @@ def test_root_reductions_take_only_late_quiet_root_moves(switch):
             reduced.append((remaining, index, bool(move.capture_bits),
                             bool(target >> move.end & 1), movegen.must_capture(at)))
 
-        watched(pos, 4, note, root_lmr=switch)
+        switches = {} if switch is None else {"root_lmr": switch}
+        watched(pos, depth, note, **switches)
     assert len(positions) >= 4
-    if not switch:
+    if not on:
         assert reduced == []
         return
     assert reduced, "no root move was reduced: the test checked nothing"
