@@ -54,6 +54,32 @@ def test_only_quiet_moves_are_pruned_or_reduced(variant, seed):
     assert kinds == {"pruned", "reduced"} if variant == "camelot" else "reduced" in kinds
 
 
+def test_fresh_offers_prune_an_offer_only_where_a_capture_already_stood():
+    # `fresh_offers`: a quiet move after which the reply must capture counts as an offer
+    # (never pruned) only if the other side could not capture before it. With the switch,
+    # every offer pruned leaves a capture standing, and captures, castle entries and moves
+    # under a capture duty are still never pruned.
+    pruned_offers = 0
+
+    def note(kind, at, move, remaining, search):
+        nonlocal pruned_offers
+        if kind != "pruned":
+            return
+        target = at.variant.target_bits[at.turn]
+        assert not move.capture_bits and not target >> move.end & 1
+        assert not movegen.must_capture(at)
+        after = at.copy()
+        after.push(move)
+        if movegen.must_capture(after):
+            assert movegen.must_capture(at, 1 - at.turn), f"pruned a fresh offer {move}"
+            pruned_offers += 1
+
+    for seed in (1, 2):
+        for pos in game_positions("camelot", seed, plies=48, every=16):
+            watched(pos, 4, note, selective=1, fresh_offers=1)
+    assert pruned_offers > 0, "no offer was pruned: the test checked nothing"
+
+
 def test_one_reply_extension_at_the_pruning_horizon_does_not_break_the_search():
     # Two plies on, White has a single quiet move at remaining depth 3 of a depth-4 search:
     # the single-reply extension raises that node to depth 4, beyond the late-move table.

@@ -19,7 +19,7 @@ TWO_SIDED = ("camelot", "cam", "chivalry", "camette")
 SWITCHES = ({}, {"selective": 1}, {"nullmove": 1}, {"ttmove": 1},
             {"jump_ext": 1, "qthreat": 1}, {"pvs": 1, "lmr": 1, "prune": 1},
             {"selective": 1, "lmrlog": 2, "lmr_threat": 1, "order_adv": 1},
-            {"selective": 1, "hist_malus": 1})
+            {"selective": 1, "hist_malus": 1, "fresh_offers": 1})
 
 
 def _search(pos, depth, **switches):

@@ -98,6 +98,9 @@ HIST_MALUS = 0
 # shallower first. On by default in the games of ROOT_LMR_GAMES.
 ROOT_LMR_GAMES = ("camelot",)
 ROOT_LMR_FROM = 6
+# Fresh offers (switch `fresh_offers`; two seats, no teams): a quiet move near the leaves
+# is kept from pruning as an offer only if the other side could not capture before it.
+FRESH_OFFERS = 0
 KILLER_KEY = (1 << 29) - 1  # order_key's least killer key (the second killer)
 HISTORY_CAP = (1 << 24) - 1
 # Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
@@ -146,7 +149,7 @@ SWITCHES = {
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
-    "order_adv": 1, "hist_malus": 1, "root_lmr": 1,
+    "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -788,6 +791,10 @@ class Search:
         a push and pop for each took about 8 % of a search from the Camelot start.
         Teams play the move to see whose turn comes next."""
         if self.plain_two:
+            if self.fresh_offers and movegen.must_capture(pos, 1 - pos.turn):
+                # (`fresh_offers`) The other side could capture already: the move offers
+                # nothing new, it leaves a threat standing.
+                return False
             return movegen.offers_capture(pos, m)
         pos.push(m)
         offer = movegen.must_capture(pos)
@@ -1065,6 +1072,9 @@ class Search:
         self.use_killers = bool(self.options.get("killers", 1))
         self.use_history = bool(self.options.get("history", 1))
         self.hist_malus = bool(self.options.get("hist_malus", HIST_MALUS))
+        # Where the other side could already capture, a quiet move after which it must is
+        # an offer only with this switch off (docs/search.md, "Fresh offers").
+        self.fresh_offers = bool(self.options.get("fresh_offers", FRESH_OFFERS))
         # On in Camelot: +38.0 +/- 21.7 over 1,001 games at 10+0.1 (docs/search.md, "The history
         # malus and root reductions"); the other games are unmeasured.
         self.root_lmr = self.plain_two and bool(
