@@ -626,6 +626,11 @@ class Search:
         # (The single-reply extension may have raised `depth` past PRUNE_DEPTH: one move,
         # nothing to prune.)
         late = LMP_COUNT[depth] if static is not None and depth <= PRUNE_DEPTH else 1 << 30
+        # (`fresh_offers`) Where the other side could capture already, a quiet move offers
+        # nothing new: it leaves a capture standing, and may be pruned like any other.
+        # Asked once a node, and only where moves may be pruned (`static` set).
+        standing = (self.fresh_offers and static is not None and self.plain_two
+                    and movegen.must_capture(pos, 1 - turn))
         threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
         jump_ext = self.jump_ext and depth >= 2 and ply < 2 * self.depth_now + 4
         tried = [] if self.hist_malus else None  # quiet moves searched, for the malus
@@ -636,7 +641,7 @@ class Search:
             # the one defence against a castle entry may come late in the order.
             skip = not first and quiet and (futile or index >= late and best > -WIN_BOUND)
             reduce = (not first and quiet and lmr_from <= index and m._key not in killers)
-            if skip and not self._offers(pos, m):
+            if skip and (standing or not self._offers(pos, m)):
                 # (A move that offers a piece is never pruned, though it may be reduced:
                 # the reply is a compulsory capture, and such offers start combinations.)
                 if futile and static + FUTILITY[depth] > best:
@@ -791,10 +796,6 @@ class Search:
         a push and pop for each took about 8 % of a search from the Camelot start.
         Teams play the move to see whose turn comes next."""
         if self.plain_two:
-            if self.fresh_offers and movegen.must_capture(pos, 1 - pos.turn):
-                # (`fresh_offers`) The other side could capture already: the move offers
-                # nothing new, it leaves a threat standing.
-                return False
             return movegen.offers_capture(pos, m)
         pos.push(m)
         offer = movegen.must_capture(pos)
