@@ -12,17 +12,19 @@ move: never under a capture or exit duty.
 
 Two sides (two seats, or two teams) have a selectivity behind switches, on in play in the
 games of SELECTIVE_GAMES (Camelot, Chivalry and Cam, where it scored above the search
-without it at 10+0.1) and off in the others (docs/search.md, "Selectivity"): principal variation
-search, the table move first, root aspiration windows, root null windows as non-PV nodes,
-reverse futility, futility and late-move pruning, late
-move reductions (never for captures, castle entries, or offers that force the reply to
-capture), a castle-entry threat extension, a multi-jump threat extension (`jump_ext`), null-move
-pruning (`nullmove`), a quiescence that searches the mover's replies to a multi-jump
-threat (`qthreat`), one that lets the mover at a quiet leaf make a Knight's charge, which
-creates no duty and so is not a compulsory capture (`qcharge`). Two more are on in
-play: the capture extension, at the last ply a choice between compulsory captures costs
-no depth (`capext`; +69 Elo at 10+0.1; `capext_max` caps it along a line), and in
-Camelot quiet moves of equal history ordered by their advance (`order_adv`).
+without it at 10+0.1) and off in the others (docs/search.md, "Selectivity"): principal
+variation search, the table move first, root aspiration windows, root null windows as non-PV
+nodes, reverse futility, futility and late-move pruning (never of captures, castle entries,
+or offers that force the reply to capture), late move reductions (never of captures or
+castle entries), a castle-entry threat extension, a multi-jump threat extension
+(`jump_ext`), null-move pruning (`nullmove`), a quiescence that searches the mover's replies
+to a multi-jump threat (`qthreat`), one that lets the mover at a quiet leaf make a Knight's
+charge, which creates no duty and so is not a compulsory capture (`qcharge`). Three more are
+on in play: the capture extension, at the last ply a choice between compulsory captures
+costs no depth (`capext`; +69 Elo at 10+0.1; `capext_max` caps it along a line), and in
+Camelot quiet moves of equal history ordered by their advance (`order_adv`) and late quiet
+root moves searched a ply shallower first (`root_lmr`). Where the other side could already
+capture, `fresh_offers` (off) stops counting the moves that leave it so as offers.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
