@@ -103,6 +103,11 @@ ROOT_LMR_FROM = 6
 # Fresh offers (switch `fresh_offers`; two seats, no teams): a quiet move near the leaves
 # is kept from pruning as an offer only if the other side could not capture before it.
 FRESH_OFFERS = 0
+# Stand pat under the duty to capture (switch `duty_pat=N`; two seats, no teams): in the
+# quiescence search a side bound to capture whose static score is N or more above beta
+# takes that score without searching its captures. A capture mostly gains for the side
+# that makes it, so a side already that far ahead nearly always stays ahead.
+DUTY_PAT = 0
 KILLER_KEY = (1 << 29) - 1  # order_key's least killer key (the second killer)
 HISTORY_CAP = (1 << 24) - 1
 # Logarithmic reductions (switch `lmrlog=N`): round(ln(depth) * ln(index) / N) plies, at
@@ -151,7 +156,7 @@ SWITCHES = {
     "ttmove": 1, "entry_ext": 1, "jump_ext": 1, "nullmove": 1, "qthreat": 1, "qcharge": 1,
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
-    "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1,
+    "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1, "duty_pat": 1000,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -898,6 +903,10 @@ class Search:
         s, tt_move = self.tt.lookup(key, 0, alpha, beta, ply, WIN_BOUND)
         if s is not None:
             return s
+        if self.duty_pat:
+            static = self._static(pos)
+            if static - self.duty_pat >= beta:
+                return static
         moves = movegen.generate(pos)
         if not moves:
             return self._no_move_value(pos, ply)
@@ -1078,6 +1087,7 @@ class Search:
         # Where the other side could already capture, a quiet move after which it must is
         # an offer only with this switch off (docs/search.md, "Fresh offers").
         self.fresh_offers = bool(self.options.get("fresh_offers", FRESH_OFFERS))
+        self.duty_pat = self.options.get("duty_pat", DUTY_PAT) if self.plain_two else 0
         # On in Camelot: +38.0 +/- 21.7 over 1,001 games at 10+0.1 (docs/search.md, "The history
         # malus and root reductions"); the other games are unmeasured.
         self.root_lmr = self.plain_two and bool(
