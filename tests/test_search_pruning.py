@@ -80,6 +80,34 @@ def test_fresh_offers_prune_an_offer_only_where_a_capture_already_stood():
     assert pruned_offers > 0, "no offer was pruned: the test checked nothing"
 
 
+def test_duty_pat_stands_only_under_a_capture_duty_and_far_above_beta():
+    # `duty_pat=N`: a quiescence node whose side to move must capture takes its static
+    # score only when that score is N or more above beta; a quiet node never reports it.
+    margin = 100
+    stands = []
+
+    def note(kind, at, move, remaining, search):
+        if kind == "duty-pat":
+            static, beta = move
+            assert movegen.must_capture(at), "stood pat where no capture was compulsory"
+            assert static - beta >= margin, f"stood pat {static - beta} above beta"
+            assert static == search._static(at)
+            stands.append(remaining)
+
+    for seed in (1, 2):
+        for pos in game_positions("camelot", seed, plies=48, every=16):
+            watched(pos, 4, note, duty_pat=margin)
+    assert stands, "no node stood pat: the test checked nothing"
+
+
+@pytest.mark.parametrize("variant,switches", [("camelot", {}), ("tri-camelot", {"duty_pat": 100})])
+def test_duty_pat_is_off_by_default_and_for_three_seats(variant, switches):
+    kinds = set()
+    for pos in game_positions(variant, 1, plies=24, every=12):
+        watched(pos, 3, lambda kind, *rest: kinds.add(kind), **switches)
+    assert "duty-pat" not in kinds
+
+
 def test_one_reply_extension_at_the_pruning_horizon_does_not_break_the_search():
     # Two plies on, White has a single quiet move at remaining depth 3 of a depth-4 search:
     # the single-reply extension raises that node to depth 4, beyond the late-move table.

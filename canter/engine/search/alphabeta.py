@@ -239,7 +239,9 @@ class Search:
         # against a multi-jump threat ("evasion", move None, depth the quiescence ply),
         # killer searched before the move list is built ("staged"), the rest of the
         # ordered list when such a killer did not cut ("resumed", `move` that list), and
-        # every root move first searched a ply shallower ("root-reduced").
+        # every root move first searched a ply shallower ("root-reduced"), and every
+        # quiescence node under a capture duty that takes its static score ("duty-pat",
+        # move the pair (static score, beta), depth the quiescence ply).
         self.watch = None
         # Threads > 1 (smp.py): a helper's number (0: the main search), whose iterations
         # are staggered (common.skips); the helpers' node count, added to the reported one.
@@ -906,6 +908,8 @@ class Search:
         if self.duty_pat:
             static = self._static(pos)
             if static - self.duty_pat >= beta:
+                if self.watch is not None:
+                    self.watch("duty-pat", pos, (static, beta), qply)
                 return static
         moves = movegen.generate(pos)
         if not moves:
