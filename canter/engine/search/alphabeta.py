@@ -24,7 +24,8 @@ on in play: the capture extension, at the last ply a choice between compulsory c
 costs no depth (`capext`; +69 Elo at 10+0.1; `capext_max` caps it along a line), and in
 Camelot quiet moves of equal history ordered by their advance (`order_adv`) and late quiet
 root moves searched a ply shallower first (`root_lmr`). Where the other side could already
-capture, `fresh_offers` (off) stops counting the moves that leave it so as offers.
+capture, `fresh_offers` (off) stops counting the moves that leave it so as offers, and
+`duty_pat` (off) lets a quiescence node under a capture duty stand pat far above beta.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
