@@ -641,7 +641,7 @@ class Search:
         # (`fresh_offers`) Where the other side could capture already, a quiet move offers
         # nothing new: it leaves a capture standing, and may be pruned like any other.
         # Asked once a node, and only where moves may be pruned (`static` set).
-        standing = (self.fresh_offers and static is not None and self.plain_two
+        standing = (self.fresh_offers and static is not None
                     and movegen.must_capture(pos, 1 - turn))
         threat_ext = self.entry_ext and ply < 2 * self.depth_now + 4
         jump_ext = self.jump_ext and depth >= 2 and ply < 2 * self.depth_now + 4
@@ -1093,7 +1093,8 @@ class Search:
         self.hist_malus = bool(self.options.get("hist_malus", HIST_MALUS))
         # Where the other side could already capture, a quiet move after which it must is
         # an offer only with this switch off (docs/search.md, "Fresh offers").
-        self.fresh_offers = bool(self.options.get("fresh_offers", FRESH_OFFERS))
+        self.fresh_offers = self.plain_two and bool(
+            self.options.get("fresh_offers", FRESH_OFFERS))
         self.duty_pat = self.options.get("duty_pat", DUTY_PAT) if self.plain_two else 0
         # On in Camelot: +38.0 +/- 21.7 over 1,001 games at 10+0.1 (docs/search.md, "The history
         # malus and root reductions"); the other games are unmeasured.
