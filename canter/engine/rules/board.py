@@ -17,6 +17,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+class LeapsOver(dict):
+    """One cell's leaps by the cells they pass over: `self[bits]` is the tuple of the
+    cell's leaps (over bit, land, land bit) over a cell of `bits`, in direction order,
+    computed on first use. `bits` must be a subset of the cells the leaps pass over."""
+
+    __slots__ = ("leaps",)
+
+    def __init__(self, leaps: tuple[tuple[int, int, int], ...]) -> None:
+        super().__init__()
+        self.leaps = leaps
+
+    def __missing__(self, bits: int) -> tuple[tuple[int, int, int], ...]:
+        found = self[bits] = tuple(leap for leap in self.leaps if leap[0] & bits)
+        return found
+
+
 class Board:
     def __init__(
         self,
@@ -67,6 +83,10 @@ class Board:
         # leap_bits[cell] = ((over bit, land, land bit), ...): leaps in the order of
         # `leaps`, with the bits move generation tests (a mask test, not a shift).
         self.leap_bits: list[tuple[tuple[int, int, int], ...]] = [()] * self.size
+        # leaps_by_over[cell][bits]: the leaps of leap_bits[cell] over a cell of `bits` (a
+        # subset of leap_over[cell]), filled as asked. Move generation loops over the one or
+        # two leaps past an enemy or friend, not over every direction.
+        self.leaps_by_over: list[LeapsOver] = []
         for cell in self.cells:
             f, r = self.coords[cell]
             lv = self.levels[cell]
@@ -84,6 +104,7 @@ class Board:
             self.leap_bits[cell] = tuple((1 << over, land, 1 << land) for over, land in leaps)
             for over, _ in leaps:
                 self.leap_over[cell] |= 1 << over
+        self.leaps_by_over = [LeapsOver(bits) for bits in self.leap_bits]
 
     def _index(self, f: int, r: int, level: int = 0) -> int:
         return ((level - self.low_level) * self.level_stride

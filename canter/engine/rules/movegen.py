@@ -79,17 +79,18 @@ def leapers(board, pieces: int, over: int, land: int) -> int:
     return out & pieces
 
 
-def _chains(leaps, around, cur, live, landing, target, captured, route, out) -> None:
+def _chains(by_over, around, cur, live, landing, target, captured, route, out) -> None:
     """Every way to go on jumping from `cur` over the enemies in `live` (those not yet
     taken) to cells of `landing` (free cells, and those of the pieces this chain took); a
-    chain ends when it cannot continue or when it enters the target castle. `leaps` is the
-    board's `leap_bits`. Appends (end, captured bits, route) for finished chains."""
+    chain ends when it cannot continue or when it enters the target castle. `by_over` is
+    the board's `leaps_by_over`. Appends (end, captured bits, route) for finished chains."""
     went_on = False
     # The caller has made this test for a chain's later jumps; a first jump (a piece or
     # a Knight's canter landing) is settled by it when no enemy is beside the cell.
-    if live & around[cur]:
-        for ob, land, lb in leaps[cur]:
-            if live & ob and landing & lb:
+    beside = live & around[cur]
+    if beside:
+        for ob, land, lb in by_over[cur][beside]:
+            if landing & lb:
                 went_on = True
                 rest = live ^ ob
                 # The castle ends a chain, and so does a cell with no enemy beside it (the
@@ -97,25 +98,28 @@ def _chains(leaps, around, cur, live, landing, target, captured, route, out) -> 
                 if target & lb or not rest & around[land]:
                     out.append((land, captured | ob, route + (land,)))
                 else:
-                    _chains(leaps, around, land, rest, landing | ob, target, captured | ob,
+                    _chains(by_over, around, land, rest, landing | ob, target, captured | ob,
                             route + (land,), out)
     if not went_on and captured:
         out.append((cur, captured, route))
 
 
-def _canter_tree(leaps, around, start, over_ok, land_ok, target) -> dict[int, tuple]:
-    """Breadth-first canter routes from `start` (`leaps`: the board's `leap_bits`):
+def _canter_tree(by_over, around, start, over_ok, land_ok, target) -> dict[int, tuple]:
+    """Breadth-first canter routes from `start` (`by_over`: the board's `leaps_by_over`):
     {reached cell: its route, start first}. Target cells end the route."""
     routes = {start: (start,)}
     order = [start]
     land_ok &= ~(1 << start)  # cleared too as each cell is reached: no cell twice
     for cell in order:
         # Most cells reached have no friend to canter over: one mask test settles those.
-        if (target >> cell) & 1 or not over_ok & around[cell]:
+        if (target >> cell) & 1:
+            continue
+        beside = over_ok & around[cell]
+        if not beside:
             continue
         route = routes[cell]
-        for ob, land, lb in leaps[cell]:
-            if over_ok & ob and land_ok & lb:
+        for _ob, land, lb in by_over[cell][beside]:
+            if land_ok & lb:
                 land_ok ^= lb
                 routes[land] = route + (land,)
                 order.append(land)
@@ -128,7 +132,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
     says a Knight under a capture duty surely has no charge (only its jumps are looked
     for)."""
     board = pos.variant.board
-    leaps = board.leap_bits
+    leaps = board.leaps_by_over
     around = board.leap_over
     pb = 1 << p
     enemy, target = sv.enemy, sv.target
@@ -233,7 +237,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     friend, step_ok, target = sv.friend, sv.step_ok, sv.target
     can = leapers(board, sv.active, friend, step_ok)
     knights = sv.knights
-    neighbours, leaps, around = board.neighbours, board.leap_bits, board.leap_over
+    neighbours, leaps, around = board.neighbours, board.leaps_by_over, board.leap_over
     append = moves.append
     for p in cells_of(sv.active):
         if (can >> p) & 1 and (knights >> p) & 1:

@@ -269,6 +269,7 @@ class Search:
     # ---- the stop decision ---------------------------------------------------------
     def _poll(self) -> None:
         self.next_poll = self.nodes + POLL_EVERY
+        self.check_at = min(self.next_poll, self.node_limit)
         stop = self.stop
         if stop.is_set():
             raise Aborted
@@ -295,6 +296,12 @@ class Search:
 
     def _count_node(self) -> None:
         self.nodes += 1
+        if self.nodes >= self.check_at:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """The node count reached `check_at`: the node limit, or the next look at the
+        stop flag and the clock. (One comparison a node; the nodes count it inline.)"""
         if self.nodes >= self.node_limit:
             raise Aborted
         if self.nodes >= self.next_poll:
@@ -303,9 +310,15 @@ class Search:
     # ---- scores --------------------------------------------------------------------
     def _sign(self, seat: int) -> int:
         """+1 if `seat` plays for the root's side, else -1."""
+        return self.side[seat]
+
+    def _sides(self) -> tuple[int, ...]:
+        """`_sign` of every seat, for this search's root (a lookup at every move)."""
+        root = self.root
         if self.teams:
-            return 1 if self.team_of[seat] == self.team_of[self.root] else -1
-        return 1 if seat == self.root else -1
+            return tuple(1 if self.team_of[s] == self.team_of[root] else -1
+                         for s in range(self.nseats))
+        return tuple(1 if s == root else -1 for s in range(self.nseats))
 
     def _terminal(self, pos: Position, ply: int) -> int | None:
         """The exact value (for the side to move's team) of a decided position, or None."""
@@ -391,12 +404,13 @@ class Search:
                     qply: int) -> tuple[int, object]:
         """Best score and move over `moves` one quiescence ply deeper."""
         pos = self.pos
-        sign = self._sign(pos.turn)
+        side = self.side
+        sign = side[pos.turn]
         best = -INF
         best_move = None
         for m in moves:
             pos.push(m)
-            if self._sign(pos.turn) != sign:
+            if side[pos.turn] != sign:
                 score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
             else:
                 score = self.qsearch(alpha, beta, ply + 1, qply + 1)
@@ -531,7 +545,9 @@ class Search:
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> int:
         pos = self.pos
-        self._count_node()
+        self.nodes = n = self.nodes + 1
+        if n >= self.check_at:
+            self._checkpoint()
         pv_table = self.pv
         pv_table[ply] = []
         if ply > self.seldepth:
@@ -616,7 +632,8 @@ class Search:
             if self.watch is not None:
                 self.watch("staged", pos, staged, depth)
         turn = pos.turn
-        sign = self._sign(turn)
+        side = self.side
+        sign = side[turn]
         rep = self.rep
         alpha0 = alpha
         best = -INF
@@ -665,7 +682,7 @@ class Search:
             pos.push(m)
             hc = pos.hash
             rep[hc] = rep.get(hc, 0) + 1
-            flip = self._sign(pos.turn) != sign
+            flip = side[pos.turn] != sign
             child_depth = depth - 1
             if threat_ext and quiet and self._threatens_entry(pos, turn, m):
                 child_depth += 1
@@ -872,12 +889,15 @@ class Search:
         Past `self.qdepth` capture plies the static score stands in even under compulsion
         (long exchanges would otherwise multiply the tree)."""
         pos = self.pos
-        self._count_node()
+        self.nodes = n = self.nodes + 1
+        if n >= self.check_at:
+            self._checkpoint()
         if ply > self.seldepth:
             self.seldepth = ply
-        value = self._terminal(pos, ply)
-        if value is not None:
-            return value
+        if pos._ended is not None or self.three:
+            value = self._terminal(pos, ply)
+            if value is not None:
+                return value
         return self._quiesce(alpha, beta, ply, qply)
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int) -> int:
@@ -1012,10 +1032,12 @@ class Search:
         self.three = self.nseats > 2 and not self.teams
         self.plain_two = self.nseats == 2 and not self.teams
         self.root = pos.turn
+        self.side = self._sides()
         self.nodes = 0
         self.seldepth = 0
         self.next_poll = POLL_EVERY
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        self.check_at = min(self.next_poll, self.node_limit)
         soft, self.hard = budgets(limits, pos.turn,
                                   self.options.get("togo") or DEFAULT_MOVES_TO_GO)
         self.soft = soft
