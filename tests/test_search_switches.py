@@ -110,11 +110,13 @@ def test_search_switches_through_the_pipes():
     assert run.returncode == 0
 
 
+@pytest.mark.parametrize("game", ["camelot", "cam", "chivalry"])
 @pytest.mark.parametrize("switch", [0, 1])
-def test_order_adv_puts_the_quiet_moves_that_gain_most_first(switch):
+def test_order_adv_puts_the_quiet_moves_that_gain_most_first(switch, game):
     # With no history and no killer, `order_adv` orders quiet moves by the steps they gain
-    # towards the target castle; without it they keep the generator's order.
-    pos = Position.start("camelot")
+    # towards the target castle; without it they keep the generator's order. (On by
+    # default in Camelot alone; a switch in the other two-player games.)
+    pos = Position.start(game)
     searcher = Searcher()
     searcher._search.options.update(order_adv=switch)
     searcher.search(pos.copy(), Limits(depth=1), lambda info: None, StopFlag())
