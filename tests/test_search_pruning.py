@@ -2,7 +2,8 @@
 Camelot, Chivalry and Cam, off in the other games, switched on here with `selective=1`): a move
 is pruned (futility, late-move pruning) or reduced (LMR) only when it is quiet — no capture,
 no entry into the mover's target castle — and never in a position under a capture duty; an
-offer (a move after which the reply must capture) may be reduced but is never pruned. Every
+offer (a move after which the reply must capture; with `fresh_offers`, on in Camelot, only
+where the other side could not capture before it) may be reduced but is never pruned. Every
 pruned or reduced move is reported to `Search.watch`; these tests watch searches along
 seeded random games of every two-sided game and check each report against the rules library."""
 
@@ -30,8 +31,12 @@ def watched_search(pos: Position, depth: int, **switches) -> tuple[list, object]
         target = at.variant.target_bits[at.turn]
         after = at.copy()
         after.push(move)
+        # With `fresh_offers` (on in Camelot) only a fresh offer counts: one where the
+        # other side could not capture before the move.
+        offer = movegen.must_capture(after) and not (
+            search.fresh_offers and movegen.must_capture(at, 1 - at.turn))
         seen.append((kind, remaining, bool(move.capture_bits), bool(target >> move.end & 1),
-                     movegen.must_capture(at), movegen.must_capture(after)))
+                     movegen.must_capture(at), offer))
 
     return seen, watched(pos, depth, note, **{"selective": 1, **switches})
 
