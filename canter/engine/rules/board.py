@@ -80,13 +80,11 @@ class Board:
         self.leaps: list[tuple[tuple[int, int], ...]] = [()] * self.size
         # leap_over[cell]: the bits of the cells a leap from `cell` passes over.
         self.leap_over: list[int] = [0] * self.size
-        # leap_bits[cell] = ((over bit, land, land bit), ...): leaps in the order of
-        # `leaps`, with the bits move generation tests (a mask test, not a shift).
-        self.leap_bits: list[tuple[tuple[int, int, int], ...]] = [()] * self.size
-        # leaps_by_over[cell][bits]: the leaps of leap_bits[cell] over a cell of `bits` (a
-        # subset of leap_over[cell]), filled as asked. Move generation loops over the one or
-        # two leaps past an enemy or friend, not over every direction.
-        self.leaps_by_over: list[LeapsOver] = []
+        # leaps_by_over[cell][bits]: the leaps from `cell` over a cell of `bits` (a subset of
+        # leap_over[cell]) as (over bit, land, land bit), in the order of `leaps`, filled as
+        # asked. Move generation loops over the one or two leaps past an enemy or friend,
+        # not over every direction, and tests masks, not shifts.
+        self.leaps_by_over: list[LeapsOver] = [LeapsOver(())] * self.size
         for cell in self.cells:
             f, r = self.coords[cell]
             lv = self.levels[cell]
@@ -101,10 +99,10 @@ class Board:
                 if over >= 0 and land >= 0:
                     leaps.append((over, land))
             self.leaps[cell] = tuple(leaps)
-            self.leap_bits[cell] = tuple((1 << over, land, 1 << land) for over, land in leaps)
+            self.leaps_by_over[cell] = LeapsOver(
+                tuple((1 << over, land, 1 << land) for over, land in leaps))
             for over, _ in leaps:
                 self.leap_over[cell] |= 1 << over
-        self.leaps_by_over = [LeapsOver(bits) for bits in self.leap_bits]
 
     def _index(self, f: int, r: int, level: int = 0) -> int:
         return ((level - self.low_level) * self.level_stride
