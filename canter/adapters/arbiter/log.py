@@ -7,6 +7,8 @@ fastchess's `-log`): every line exchanged with every engine, one per line,
 with the wall-clock time (ms), the game number (`-` before the first game: the start-up
 check), the engine's name and the direction: `>` sent to the engine, `<` read from its
 stdout, `!` read from its stderr. Lines of concurrent games interleave in time order.
+Stderr is read by a thread of its own, so a line there is labelled with the game running
+when it was read: an engine's start-up chatter may carry the first game's number.
 The file is appended to, so a resumed run continues it; each line is written whole and
 flushed, so a killed run leaves every line before it complete (a line cut at the very end
 is closed with a newline when the next run starts). Only a log (or an empty file) is
