@@ -132,7 +132,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
     says a Knight under a capture duty surely has no charge (only its jumps are looked
     for)."""
     board = pos.variant.board
-    leaps = board.leaps_by_over
+    by_over = board.leaps_by_over
     around = board.leap_over
     pb = 1 << p
     enemy, target = sv.enemy, sv.target
@@ -142,18 +142,18 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
     if must_capture:
         # Without a duty to capture no piece has a jump from where it stands, so only a
         # Knight's charge (below) can capture: the search from `p` would find nothing.
-        _chains(leaps, around, p, enemy, free_jump, target, 0, (p,), found)
+        _chains(by_over, around, p, enemy, free_jump, target, 0, (p,), found)
     knight = sv.knights & pb if charges or not must_capture else 0
     if knight or not must_capture:
         over_ok = sv.friend & ~pb
         land_ok = sv.step_ok | pb
-        tree = _canter_tree(leaps, around, p, over_ok, land_ok, target)
+        tree = _canter_tree(by_over, around, p, over_ok, land_ok, target)
         offering = 0
         if knight:
             for cell in tree:
                 if cell != p and not (target >> cell) & 1 and enemy & around[cell]:
                     before = len(found)
-                    _chains(leaps, around, cell, enemy, free_jump, target, 0, (cell,), found)
+                    _chains(by_over, around, cell, enemy, free_jump, target, 0, (cell,), found)
                     if len(found) > before:
                         # A charge: its canter route goes before the jumps found.
                         offering |= 1 << cell
@@ -168,7 +168,7 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
             if offering:
                 # Knight's canter rule: only routes that never land where a jump is offered.
                 # (A cell never landed on is never passed through either.)
-                tree = _canter_tree(leaps, around, p, over_ok, land_ok & ~offering, target)
+                tree = _canter_tree(by_over, around, p, over_ok, land_ok & ~offering, target)
             for cell, route in tree.items():
                 if cell != p:
                     moves.append(Move(p, cell, 0, route, len(route) - 1))
@@ -237,7 +237,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
     friend, step_ok, target = sv.friend, sv.step_ok, sv.target
     can = leapers(board, sv.active, friend, step_ok)
     knights = sv.knights
-    neighbours, leaps, around = board.neighbours, board.leaps_by_over, board.leap_over
+    neighbours, by_over, around = board.neighbours, board.leaps_by_over, board.leap_over
     append = moves.append
     for p in cells_of(sv.active):
         if (can >> p) & 1 and (knights >> p) & 1:
@@ -248,7 +248,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
                 append(Move(p, n, 0, (p, n), 1))
         if (can >> p) & 1:
             pb = 1 << p
-            for cell, route in _canter_tree(leaps, around, p, friend & ~pb, step_ok | pb,
+            for cell, route in _canter_tree(by_over, around, p, friend & ~pb, step_ok | pb,
                                             target).items():
                 if cell != p:
                     append(Move(p, cell, 0, route, len(route) - 1))
