@@ -269,6 +269,38 @@ def test_position_string_keeps_elimination_order() -> None:
     assert rg.outcome().ranking == ((BLUE,), (GREEN,), (RED,))
 
 
+def test_seats_one_chain_eliminates_are_joined_in_the_string() -> None:
+    """The chain H5xH9xF11 takes Red's and Green's last pieces: they share second place,
+    and a position parsed from the string (`r+g`) ranks them the same way."""
+    pos = play(tri("b:H5 r:H7 g:G10"), "H5xH9xF11")
+    text = pos.to_string()
+    assert text.split()[5] == "r+g"
+    again = Position.from_string(text)
+    assert again.eliminated == (RED, GREEN) and again.out_together == 2
+    assert again.outcome().ranking == pos.outcome().ranking == ((BLUE,), (RED, GREEN))
+    assert again.to_string() == text
+    pos.pop()
+    assert pos.out_together == 1 and pos.to_string().split()[5] == "-"
+
+
+def test_seats_eliminated_one_by_one_are_joined_by_commas() -> None:
+    pos = play(tri("b:H5 r:H7 g:K12 g:J11"), "H5xH9")  # Red's last piece
+    assert pos.to_string().split()[5] == "r" and pos.out_together == 1
+    assert Position.from_string(pos.to_string()).out_together == 1
+
+
+@pytest.mark.parametrize(("field", "why"), [
+    ("r+g,b", "only the last seats"),  # a move eliminating two ends the game
+    ("r+", "'' is not a seat letter"),
+    ("r+r", "listed twice"),
+])
+def test_joined_eliminations_that_cannot_be_are_refused(field: str, why: str) -> None:
+    text = f"tri-camelot {_placement('b:F9')} b 0,0,0 - {field} 0 9"
+    with pytest.raises(PositionError) as err:
+        Position.from_string(text)
+    assert err.value.field == "eliminated" and why in err.value.reason
+
+
 @pytest.mark.parametrize(("tail", "field"), [
     ("b 0,0,0 - r 0 1", "eliminated"),  # Red still has pieces
     ("r 0,0,0 - - 0 1", None),

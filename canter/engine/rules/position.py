@@ -66,8 +66,8 @@ class Position:
 
     __slots__ = (
         "variant", "rules", "cells", "occ", "kn", "turn", "castle_moves", "duty",
-        "eliminated", "quiet", "ply", "hash", "move_stack", "_undo", "_hashes", "_ended",
-        "_keys",
+        "eliminated", "out_together", "quiet", "ply", "hash", "move_stack", "_undo",
+        "_hashes", "_ended", "_keys",
     )
 
     def __init__(self, variant: Variant, rules: Rules | None = None) -> None:
@@ -85,6 +85,9 @@ class Position:
         # two can be pending when one stays, unable to move, and another jumps in).
         self.duty = [0] * n
         self.eliminated: tuple[int, ...] = ()
+        # How many of the last eliminated seats lost their last pieces to one move (they
+        # share a rank). More than one ends the game, so a game in progress always has 1.
+        self.out_together = 1
         self.quiet = 0
         self.ply = 0
         self.move_stack: list[Move] = []
@@ -145,6 +148,7 @@ class Position:
         new.castle_moves = self.castle_moves[:]
         new.duty = self.duty[:]
         new.eliminated = self.eliminated
+        new.out_together = self.out_together
         new.quiet = self.quiet
         new.ply = self.ply
         new.move_stack = self.move_stack[:]
@@ -359,6 +363,7 @@ class Position:
         self.castle_moves[s] = used
         self.duty = duty
         self.eliminated = eliminated
+        self.out_together = 1  # the position before a move was in progress
         self.quiet = quiet
         self.hash = h
         self._ended = ended
@@ -373,10 +378,9 @@ class Position:
             return self._team_ending(mover)
         n = v.nseats
         names = tuple(s.name for s in v.seats)
-        before = len(self.eliminated)
         eliminated = self._eliminate_empty()
-        # Seats whose last pieces one move took share a rank.
-        together = len(eliminated) - before
+        # Seats whose last pieces one move took share a rank (a parsed string says so).
+        together = self.out_together
         # After a set-up any seat may already hold its target castle (a parsed string of
         # a won game must stay won).
         for s in range(n) if mover is None else (mover,):
@@ -523,6 +527,7 @@ class Position:
             self.hash ^= k.duty[cell]
         self.duty[seat] = 0
         self.eliminated += (seat,)
+        self.out_together = 1
         self.hash ^= k.eliminated[seat]
         if undoable:
             undo = self._undo[-1]
@@ -536,6 +541,8 @@ class Position:
             if not self.occ[s] and s not in out:
                 out = out + (s,)
                 self.hash ^= self._keys.eliminated[s]
+        if len(out) > len(self.eliminated):
+            self.out_together = len(out) - len(self.eliminated)
         self.eliminated = out
         return out
 

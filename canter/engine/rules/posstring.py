@@ -54,7 +54,13 @@ def format_position(pos: Position) -> str:
             row.append(str(run))
         rows.append("".join(row))
     duties = ",".join(v.cell_name(c) for bits in pos.duty for c in cells_of(bits)) or "-"
-    eliminated = ",".join(v.seats[s].letter for s in pos.eliminated) or "-"
+    letters = [v.seats[s].letter for s in pos.eliminated]
+    together = pos.out_together
+    if together > 1:
+        # Seats one move eliminated share a rank: '+' says so (the last group only, since
+        # such a move ends the game).
+        letters[-together:] = ["+".join(letters[-together:])]
+    eliminated = ",".join(letters) or "-"
     return " ".join([
         v.name, "/".join(rows), v.seats[pos.turn].letter,
         ",".join(str(n) for n in pos.castle_moves), duties, eliminated, str(pos.quiet),
@@ -170,18 +176,26 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             pos.duty[seat] |= 1 << cell
     out: tuple[int, ...] = ()
     if eliminated != "-":
-        for letter in eliminated.split(","):
-            try:
-                seat = variant.seat_index(letter)
-            except KeyError:
-                raise PositionError("eliminated",
-                                    f"'{shorten(letter)}' is not a seat letter") from None
-            if seat in out:
-                raise PositionError("eliminated", f"seat '{shorten(letter)}' listed twice")
-            if pos.occ[seat]:
-                raise PositionError("eliminated", f"{variant.seats[seat].name} still has "
-                                    "pieces")
-            out += (seat,)
+        groups = eliminated.split(",")
+        for i, group in enumerate(groups):
+            letters = group.split("+")
+            if len(letters) > 1 and i < len(groups) - 1:
+                raise PositionError("eliminated", "only the last seats may be joined by '+' "
+                                    "(seats one move eliminates end the game)")
+            for letter in letters:
+                try:
+                    seat = variant.seat_index(letter)
+                except KeyError:
+                    raise PositionError("eliminated",
+                                        f"'{shorten(letter)}' is not a seat letter") from None
+                if seat in out:
+                    raise PositionError("eliminated",
+                                        f"seat '{shorten(letter)}' listed twice")
+                if pos.occ[seat]:
+                    raise PositionError("eliminated", f"{variant.seats[seat].name} still "
+                                        "has pieces")
+                out += (seat,)
+        pos.out_together = len(groups[-1].split("+"))
     for seat in range(variant.nseats):
         if not pos.occ[seat] and seat not in out:
             raise PositionError("eliminated", f"{variant.seats[seat].name} has no pieces but "
