@@ -141,6 +141,18 @@ def test_an_eliminated_seat_is_skipped_and_its_castle_stays() -> None:
     assert pos.turn == BLUE
 
 
+def test_one_chain_eliminating_both_opponents_joins_them_by_plus() -> None:
+    pos = play(gc(r="E5 G4", g="E6", b="C5", y="E8"), "E5xE7xE9")
+    assert pos.eliminated == (GREEN, YELLOW)
+    text = pos.to_string()
+    assert text.split()[5] == "g+y"
+    again = Position.from_string(text)
+    assert again.to_string() == text
+    out, back = pos.outcome(), again.outcome()
+    assert out.winners == back.winners == (RED, BLUE)
+    assert out.ranking == back.ranking and out.reason == back.reason
+
+
 def test_the_castle_of_an_eliminated_seat_still_wins() -> None:
     pos = gc(turn="r", r="G12", b="C5", y="K7")  # Green is already out
     assert pos.eliminated == (GREEN,)
