@@ -68,7 +68,8 @@ def _unavailable(name: str) -> click.Command:
 @click.version_option(package_name="canter")
 @click.pass_context
 def main(ctx: click.Context) -> None:
-    """canter: the Camelot and Tri-Camelot engine.
+    """canter: the engine for the Camelot family (Camelot, Tri-Camelot, Cam, Camette,
+    Chivalry, Grand Cam).
 
     With no command, run the engine on its line protocol (stdin/stdout).
     """
