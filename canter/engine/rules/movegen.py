@@ -228,8 +228,25 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
         # all at once, backwards from the cells a jump starts from: most have no charge,
         # and their canter trees need not be built.
         knights = may_charge(board, sv)
+        by_over, around = board.leaps_by_over, board.leap_over
+        enemy, target, jump_ok = sv.enemy, sv.target, sv.jump_ok
         for p in cells_of(jumping | knights):
-            moves += piece_moves(pos, sv, p, True, bool((knights >> p) & 1))
+            if (knights >> p) & 1:
+                moves += piece_moves(pos, sv, p, True, True)
+                continue
+            # A piece with no charge: its jump chains alone (piece_moves' first step,
+            # inlined: most capture duties are these).
+            found: list = []
+            _chains(by_over, around, p, enemy, jump_ok | (1 << p), target, 0, (p,), found)
+            if len(found) == 1:
+                end, captured, route = found[0]
+                moves.append(Move(p, end, captured, route, 0))
+                continue
+            seen = set()
+            for end, captured, route in found:
+                if (end, captured) not in seen:
+                    seen.add((end, captured))
+                    moves.append(Move(p, end, captured, route, 0))
         return moves
     # No duty: no jump anywhere. A piece that cannot canter has its plain steps only; a
     # Man that can has its steps and canters (piece_moves' order, inlined: most pieces).

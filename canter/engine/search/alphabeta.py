@@ -57,6 +57,7 @@ from canter.engine.search.common import (
     WIN_BOUND,
     first_item,
     likeliest,
+    order_captures,
     order_key,
     skips,
 )
@@ -958,7 +959,11 @@ class Search:
         if self.three and self.q_likely:
             moves = self.likely(pos, pos.turn, moves)
         if len(moves) > 1:
-            moves = self._order(pos, moves, tt_move, ply)
+            if pos.duty[pos.turn]:
+                # An exit duty may leave quiet moves in the list: the full order.
+                moves = self._order(pos, moves, tt_move, ply)
+            else:
+                moves = order_captures(pos, moves, tt_move)
         best, best_move = self._q_children(moves, alpha, beta, ply, qply)
         self.tt.store_quiet(key, bound_of(best, alpha, beta), relative(best, WIN_BOUND, ply),
                             best_move._key)

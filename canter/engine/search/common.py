@@ -77,5 +77,26 @@ def order_key(m, seat: int, target: int, kn: int, tt_move, k1, k2, hist: dict) -
     return hist.get((seat, m.start, m.end), 0)
 
 
+def order_captures(pos, moves: list, tt_move) -> list:
+    """`moves`, all captures, in `order_key`'s order (the table move, castle entries, then
+    by pieces taken, Knights first; ties keep the generator's order), without its tests for
+    killers and history: the quiescence's lists under a capture duty."""
+    target = pos.variant.target_bits[pos.turn]
+    kn = 0
+    for bits in pos.kn:
+        kn |= bits
+    keyed = []
+    for m in moves:
+        if m._key == tt_move:
+            keyed.append((1 << 40, m))
+        elif target >> m.end & 1:
+            keyed.append((1 << 39, m))
+        else:
+            cb = m.capture_bits
+            keyed.append(((cb.bit_count() << 20) + ((cb & kn).bit_count() << 18), m))
+    keyed.sort(key=first_item, reverse=True)
+    return [m for _, m in keyed]
+
+
 def first_item(pair):
     return pair[0]
