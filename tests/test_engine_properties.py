@@ -105,3 +105,38 @@ def test_offers_capture_answers_as_the_push_would():
                 pos.push(rng.choice(moves))
         # Both answers were met often, so the comparison compared something.
         assert seen[True] > 20 and seen[False] > 100, (name, seen)
+
+
+def test_a_capture_duty_gives_each_piece_the_moves_piece_moves_gives_it():
+    """Under a capture duty `generate` builds the moves of a piece that cannot charge
+    itself (its jump chains, inlined for speed): the same moves, routes and order as
+    `piece_moves`, the one path for every piece, along seeded random games of every game."""
+    import random
+
+    from canter.engine.rules.board import cells_of
+
+    met = 0
+    for name in VARIANT_NAMES:
+        rng = random.Random(3)
+        for _game in range(6):
+            pos = Position.start(name)
+            for _ply in range(150):
+                if pos.outcome() is not None:
+                    break
+                seat = pos.turn
+                if movegen.must_capture(pos) and not movegen.duty_pieces(pos, seat):
+                    sv = movegen.SeatView(pos, seat)
+                    board = pos.variant.board
+                    jumping = movegen.leapers(board, sv.active, sv.enemy, sv.jump_ok)
+                    knights = movegen.may_charge(board, sv)
+                    want = []
+                    for p in cells_of(jumping | knights):
+                        want += movegen.piece_moves(pos, sv, p, True, bool(knights >> p & 1))
+                    got = movegen.generate(pos)
+                    assert [(m.start, m.end, m.capture_bits, m.route, m.canter_legs)
+                            for m in got] == [(m.start, m.end, m.capture_bits, m.route,
+                                               m.canter_legs) for m in want], pos.to_string()
+                    met += 1
+                moves = pos.legal_moves()
+                pos.push(rng.choice([m for m in moves if m.capture_bits] or moves))
+    assert met > 200, met

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from builders import setup, spellings
 
-from canter.engine import Position, format_move, parse_move
+from canter.engine import Position, PositionError, format_move, parse_move
 from canter.engine.rules import movegen
 from canter.engine.rules.notation import IllegalMoveError
 from canter.engine.rules.perft import perft
@@ -151,6 +151,21 @@ def test_one_chain_eliminating_both_opponents_joins_them_by_plus() -> None:
     out, back = pos.outcome(), again.outcome()
     assert out.winners == back.winners == (RED, BLUE)
     assert out.ranking == back.ranking and out.reason == back.reason
+
+
+def test_seats_of_both_teams_without_pieces_at_set_up_went_out_apart() -> None:
+    pos = gc(r="E5 G4", y="E8")  # Green and Blue have no pieces: the game goes on
+    assert pos.outcome() is None and pos.eliminated == (GREEN, BLUE)
+    text = pos.to_string()
+    assert text.split()[5] == "g,b"
+    pos.push(pos.legal_moves()[0])
+    pos.pop()
+    assert pos.to_string() == text
+    # '+' says that one move took them both, which would have ended the game.
+    joined = text.replace(" g,b ", " g+b ")
+    with pytest.raises(PositionError) as err:
+        Position.from_string(joined)
+    assert err.value.field == "eliminated" and "goes on" in err.value.reason
 
 
 def test_the_castle_of_an_eliminated_seat_still_wins() -> None:

@@ -279,6 +279,8 @@ def test_seats_one_chain_eliminates_are_joined_in_the_string() -> None:
     assert again.eliminated == (RED, GREEN) and again.out_together == 2
     assert again.outcome().ranking == pos.outcome().ranking == ((BLUE,), (RED, GREEN))
     assert again.to_string() == text
+    # One string per position: the seats of a group are written in seat order.
+    assert Position.from_string(text.replace(" r+g ", " g+r ")).to_string() == text
     pos.pop()
     assert pos.out_together == 1 and pos.to_string().split()[5] == "-"
 

@@ -86,7 +86,8 @@ class Position:
         self.duty = [0] * n
         self.eliminated: tuple[int, ...] = ()
         # How many of the last eliminated seats lost their last pieces to one move (they
-        # share a rank). More than one ends the game, so a game in progress always has 1.
+        # share a rank). More than one ends the game (a move takes only enemies), so a
+        # game in progress always has 1 (`reset_derived` sees to it after a set-up).
         self.out_together = 1
         self.quiet = 0
         self.ply = 0
@@ -134,6 +135,10 @@ class Position:
         self.move_stack = []
         self._undo = []
         self._ended = self._static_ending(None)
+        if self._ended is None:
+            # Seats without pieces at set-up in a game that goes on (Grand Cam: one of each
+            # team) went out apart, not to one move.
+            self.out_together = 1
         # After the ending: eliminations and automatic passes at set-up change the hash.
         self._hashes = [self.hash]
 

@@ -175,27 +175,32 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
             # when the other jumped in.)
             pos.duty[seat] |= 1 << cell
     out: tuple[int, ...] = ()
+    joined = 1
     if eliminated != "-":
         groups = eliminated.split(",")
-        for i, group in enumerate(groups):
-            letters = group.split("+")
+        for i, text in enumerate(groups):
+            letters = text.split("+")
             if len(letters) > 1 and i < len(groups) - 1:
                 raise PositionError("eliminated", "only the last seats may be joined by '+' "
                                     "(seats one move eliminates end the game)")
+            members: list[int] = []
             for letter in letters:
                 try:
                     seat = variant.seat_index(letter)
                 except KeyError:
                     raise PositionError("eliminated",
                                         f"'{shorten(letter)}' is not a seat letter") from None
-                if seat in out:
+                if seat in out or seat in members:
                     raise PositionError("eliminated",
                                         f"seat '{shorten(letter)}' listed twice")
                 if pos.occ[seat]:
                     raise PositionError("eliminated", f"{variant.seats[seat].name} still "
                                         "has pieces")
-                out += (seat,)
-        pos.out_together = len(groups[-1].split("+"))
+                members.append(seat)
+            # Seats out together in seat order: one string per position.
+            out += tuple(sorted(members))
+            joined = len(members)
+        pos.out_together = joined
     for seat in range(variant.nseats):
         if not pos.occ[seat] and seat not in out:
             raise PositionError("eliminated", f"{variant.seats[seat].name} has no pieces but "
@@ -213,4 +218,7 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
     pos.quiet = int(quiet)
     pos.ply = int(ply)
     pos.reset_derived()
+    if joined > 1 and pos.outcome() is None:
+        raise PositionError("eliminated", "seats joined by '+' went out to one move, which "
+                            "ends the game, but this game goes on")
     return pos

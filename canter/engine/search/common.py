@@ -98,5 +98,13 @@ def order_captures(pos, moves: list, tt_move) -> list:
     return [m for _, m in keyed]
 
 
+def to_grain(value: int, grain: int) -> int:
+    """`value` rounded to the nearest multiple of `grain` (halves away from 0), so that a
+    score and its negation round alike and negamax stays symmetric."""
+    if value >= 0:
+        return (value + grain // 2) // grain * grain
+    return -((grain // 2 - value) // grain * grain)
+
+
 def first_item(pair):
     return pair[0]

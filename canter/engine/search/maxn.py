@@ -22,7 +22,7 @@ an opponent indifferent to a choice is read as paranoid search reads every oppon
 from __future__ import annotations
 
 from canter.engine.rules import movegen
-from canter.engine.search.common import STATIC_CAP, WIN
+from canter.engine.search.common import STATIC_CAP, WIN, to_grain
 
 
 class MaxN:
@@ -80,7 +80,10 @@ class MaxN:
 
     def _static(self) -> list[int]:
         out = self.s.ev.vector(self.s.pos)
+        grain = self.s.grain
         for i, v in enumerate(out):
+            if grain:
+                out[i] = v = to_grain(v, grain)
             if not -STATIC_CAP <= v <= STATIC_CAP:
                 out[i] = STATIC_CAP if v > 0 else -STATIC_CAP
         return out

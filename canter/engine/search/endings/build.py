@@ -49,6 +49,7 @@ def setup(pos: Position, ix: Indexer, placed, stm: int, code: int, eliminated: t
     pos.duty = [0] * n
     ix.set_extra(pos, code)
     pos.eliminated = eliminated
+    pos.out_together = 1
     pos.move_stack = []
     pos._undo = []
     pos._hashes = []
