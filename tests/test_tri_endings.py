@@ -175,6 +175,9 @@ def test_no_move_lose_last_seat_left_wins() -> None:
     out = pos.outcome()
     assert out.text() == "green wins: red has no legal move"
     assert out.ranking == ((GREEN,), (RED,), (BLUE,))
+    # Out one after the other, not to one move: a comma, and a parse ranks them so too.
+    assert pos.to_string().split()[5] == "b,r"
+    assert Position.from_string(pos.to_string(), rules).outcome().ranking == out.ranking
 
 
 # ---- draws -----------------------------------------------------------------------------------
