@@ -157,7 +157,8 @@ QCHARGE_TAKES = 2
 # (a Man is 100). In a level position many moves score within a few points of each other,
 # and a null window at the best score so far is beaten by a point, then searched again: at
 # 4, the five Camelot bench positions took 199,246 nodes to depth 5 against 305,125, at 8
-# 147,988 (the same best moves at all five).
+# 147,988 (the same best moves at all five). Off: at 8, 0.10 of a ply deeper in play and
+# -38.3 +/- 51.2 over 182 games at 10+0.1 (docs/search.md, "The evaluation's grain").
 GRAIN = 0
 
 
