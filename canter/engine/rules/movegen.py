@@ -173,15 +173,24 @@ def piece_moves(pos: Position, sv: SeatView, p: int, must_capture: bool,
                 if cell != p:
                     moves.append(Move(p, cell, 0, route, len(route) - 1))
     if found:
-        seen = set()
-        for end, captured, route in found:
-            key = (end, captured)
-            if key not in seen:
-                seen.add(key)
-                # Route length minus jumps = canter legs; jumps = captured pieces.
-                legs = len(route) - 1 - captured.bit_count()
-                moves.append(Move(p, end, captured, route, legs))
+        _add_found(p, found, moves)
     return moves
+
+
+def _add_found(p: int, found: list, moves: list[Move]) -> None:
+    """The moves of the piece on `p` for the chains `found` ((end, captured, route) each),
+    one per end and set of pieces taken (two routes may take the same pieces)."""
+    if len(found) == 1:  # most often: no set to keep
+        end, captured, route = found[0]
+        moves.append(Move(p, end, captured, route, len(route) - 1 - captured.bit_count()))
+        return
+    seen = set()
+    for end, captured, route in found:
+        key = (end, captured)
+        if key not in seen:
+            seen.add(key)
+            # Route length minus jumps = canter legs; jumps = captured pieces.
+            moves.append(Move(p, end, captured, route, len(route) - 1 - captured.bit_count()))
 
 
 def castle_moves(pos: Position, sv: SeatView) -> list[Move]:
@@ -238,15 +247,7 @@ def generate(pos: Position, seat: int | None = None) -> list[Move]:
             # inlined: most capture duties are these).
             found: list = []
             _chains(by_over, around, p, enemy, jump_ok | (1 << p), target, 0, (p,), found)
-            if len(found) == 1:
-                end, captured, route = found[0]
-                moves.append(Move(p, end, captured, route, 0))
-                continue
-            seen = set()
-            for end, captured, route in found:
-                if (end, captured) not in seen:
-                    seen.add((end, captured))
-                    moves.append(Move(p, end, captured, route, 0))
+            _add_found(p, found, moves)
         return moves
     # No duty: no jump anywhere. A piece that cannot canter has its plain steps only; a
     # Man that can has its steps and canters (piece_moves' order, inlined: most pieces).
