@@ -25,7 +25,8 @@ costs no depth (`capext`; +69 Elo at 10+0.1; `capext_max` caps it along a line),
 Camelot quiet moves of equal history ordered by their advance (`order_adv`) and late quiet
 root moves searched a ply shallower first (`root_lmr`), and where the other side could
 already capture, the moves that leave it so are not counted as offers (`fresh_offers`).
-`duty_pat` (off) lets a quiescence node under a capture duty stand pat far above beta.
+`duty_pat` (off) lets a quiescence node under a capture duty stand pat far above beta,
+and `grain` (off) rounds static scores to a multiple of its value.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
