@@ -163,3 +163,23 @@ def test_every_cell_drawn_once() -> None:
         rows = [line for line in text.splitlines() if line[:2].strip().isdigit()]
         marks = sum(len(re.findall(r"[.wbrgWBRG]", line[3:-3])) for line in rows)
         assert marks == count
+
+
+def _status(pos: Position) -> str:
+    return render(pos).splitlines()[-1]
+
+
+def test_eliminated_seats_are_listed_in_order_and_one_move_s_together() -> None:
+    v = get_variant("tri-camelot")
+    pos = Position(v)
+    for name, seat in (("H5", 0), ("H7", 1), ("G10", 2)):
+        pos.put(v.cell(name), seat, MAN)
+    pos.reset_derived()
+    pos.push(parse_move(pos, "H5xH9xF11"))  # Red's and Green's last pieces in one chain
+    assert _status(pos).endswith("; eliminated: red and green")
+    text = pos.to_string()
+    assert _status(Position.from_string(text)).endswith("; eliminated: red and green")
+    one_by_one = Position.from_string(text.replace(" r+g ", " r,g "))
+    assert _status(one_by_one).endswith("; eliminated: red, then green")
+    pos.pop()
+    assert "eliminated" not in _status(pos)

@@ -131,7 +131,7 @@ def _key_lines(pos: Position, last_move: Move | None) -> list[str]:
     if duties:
         status.append("must leave the castle: " + ", ".join(duties))
     if pos.eliminated:
-        status.append("eliminated: " + ", ".join(v.seats[s].name for s in pos.eliminated))
+        status.append("eliminated: " + _eliminated_text(pos))
     if v.castle_move_limit:
         used = ", ".join(
             f"{s.name} {pos.castle_moves[i]}/{v.castle_move_limit}" for i, s in enumerate(v.seats)
@@ -139,3 +139,13 @@ def _key_lines(pos: Position, last_move: Move | None) -> list[str]:
         status.append(f"castle moves used: {used}")
     lines.append("; ".join(status))
     return lines
+
+
+def _eliminated_text(pos: Position) -> str:
+    """The seats out of the game in the order they went out; the last ones one move took
+    together are joined by "and", as they share a rank ("red, then green and blue")."""
+    names = [pos.variant.seats[s].name for s in pos.eliminated]
+    together = min(pos.out_together, len(names))
+    if together > 1:
+        names[-together:] = [" and ".join(names[-together:])]
+    return ", then ".join(names)
