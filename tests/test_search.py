@@ -9,7 +9,7 @@ import time
 import pytest
 from builders import setup
 
-from canter.engine import Position, format_move
+from canter.engine import Position, format_move, parse_move
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 
@@ -197,6 +197,31 @@ def test_single_legal_move_answers_at_once():
     result, infos = search(pos, depth=20)
     assert result.best == pos.legal_moves()[0]
     assert infos[-1].nodes <= 1
+
+
+@pytest.mark.parametrize("limits", [{"depth": 6}, {"nodes": 5000},
+                                    {"time": {0: 30.0, 1: 30.0}}])
+def test_single_legal_move_reports_the_score_searched_after_it(limits):
+    """The capture F8xF10 is White's only move. Its score is the move searched (depth 1:
+    the move and the quiescence after it), not the static score of the position before
+    it, which the shortcut once reported."""
+    pos = Position.from_string(
+        "camelot 2/8/10/12/12/12/12/5b5b/5w6/12/12/12/4w7/10/8/2 w 0,0 - - 0 30")
+    (only,) = pos.legal_moves()
+    result, infos = search(pos, **limits)
+    assert result.best == only and infos[-1].depth == 1
+    _, analysed = search(pos, depth=1, searchmoves=[only])
+    assert infos[-1].score_cp == analysed[-1].score_cp
+    static = Searcher()._search.evaluator(pos).relative(pos, pos.turn)
+    assert infos[-1].score_cp != static
+
+
+def test_a_single_move_named_by_searchmoves_is_searched_to_the_depth_asked():
+    pos = Position.start("camelot")
+    move = parse_move(pos, "C6-C7")
+    _, infos = search(pos, depth=3, searchmoves=[move])
+    assert [i.depth for i in infos] == [1, 2, 3]
+    assert all(i.pv[0] == move for i in infos)
 
 
 # The single-reply shortcut reports an exact score when its move decides the game.

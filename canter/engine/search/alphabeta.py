@@ -1192,28 +1192,15 @@ class Search:
             max_depth = min(max_depth, self.cycle * limits.mate + 1)
         if weak:
             max_depth = min(max_depth, 1 + skill // 3)
-        open_ended = limits.infinite or stop.pondering
+        if len(moves) == 1 and not limits.searchmoves and not (limits.infinite or stop.pondering):
+            # One legal move: answered at once, but with a searched score (the move and
+            # the quiescence after it), not the static score of the position before it.
+            # A move named by `searchmoves` is one to analyse: it is searched as asked.
+            max_depth = 1
         moves = self._order(pos, moves, self._tt_move(pos), 0)
         lines = [RootLine(m, i) for i, m in enumerate(moves)]
         best_lines = lines[:k]
         last_info = None
-        if len(moves) == 1 and not open_ended:
-            # One legal move: play it at once. Its score is exact if it decides the game
-            # (a win is mate 1, a draw 0); otherwise the static score of the root.
-            score_cp, score_win = self._static(pos), None
-            pos.push(moves[0])
-            ended = pos.outcome()
-            pos.pop()
-            if ended is not None:
-                value = 0 if ended.winner is None else \
-                    WIN - 1 if ended.wins_for(self.root) else -(WIN - 1)
-                score_win = win_in(value, self.cycle)
-                score_cp = None if score_win is not None else value
-            info = SearchInfo(depth=1, seldepth=1, score_cp=score_cp, score_win=score_win,
-                              nodes=1, time=time.monotonic() - self.t0, pv=[moves[0]],
-                              multipv=None)
-            on_info(info)
-            return SearchResult(moves[0], None, info)
         root_static = self._static(pos)
         completed = 0
         # Helpers (Threads > 1) are made to differ from the main search (switch `smp`):
