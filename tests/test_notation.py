@@ -81,6 +81,10 @@ def test_short_form_matching_several_moves_is_ambiguous():
         ("D7-D9", IllegalMoveError, "holds none"),
         ("E6-E7", IllegalMoveError, "occupied"),
         ("F6xF8", IllegalMoveError, "no enemy piece"),
+        # A plain move is a whole move: no leg follows it, and none comes before it.
+        ("C6-B5-B4", IllegalMoveError, "C6-B5 is a plain move, which is a whole move"),
+        ("D6-D5-D4", IllegalMoveError, "D6-D5 is a plain move, which is a whole move"),
+        ("C6-E8-E9", IllegalMoveError, "E8-E9 is a plain move, which is a whole move"),
     ],
 )
 def test_errors_name_the_problem(text, error, message):

@@ -217,6 +217,9 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
         if sep == "-":
             if over is None and nxt in board.neighbours[cur] and len(seps) == 1:
                 pass  # a plain move (or a Castle Move)
+            elif over is None and nxt in board.neighbours[cur]:
+                raise IllegalMoveError(shown, f"{leg} is a plain move, which is a whole move: "
+                                       "no leg may come before or after it")
             elif over is None:
                 raise IllegalMoveError(shown, f"{leg} is neither a step to a neighbour nor a "
                                        "leap over one cell")
