@@ -202,6 +202,37 @@ def test_show_command_text_and_files(tmp_path) -> None:
     assert bad.exit_code != 0 and "bad position string" in bad.output
 
 
+def _game_file(tmp_path, name: str, moves: tuple[str, ...]):
+    from canter.adapters.records.format import GameRecord, write_game
+
+    game = GameRecord.new("camelot", ["a", "b"])
+    for text in moves:
+        game.add_move(text)
+    game.set_result("*")
+    path = tmp_path / name
+    path.write_text(write_game(game))
+    return path
+
+
+def test_svg_dir_removes_the_frames_of_an_earlier_longer_game(tmp_path) -> None:
+    """A second, shorter game drawn into the same folder leaves only its own frames (the
+    earlier game's later frames would play on after it); a numbered file canter did not
+    draw is left as it is, and named."""
+    runner = CliRunner()
+    frames = tmp_path / "frames"
+    long = _game_file(tmp_path, "long.pgn", ("F6-F8", "F11-F9", "G6-G8", "G11-G9"))
+    short = _game_file(tmp_path, "short.pgn", ("F6-F8",))
+    assert runner.invoke(show, [str(long), "--svg-dir", str(frames)]).exit_code == 0
+    assert len(list(frames.iterdir())) == 5
+    (frames / "0099.svg").write_text("<svg>mine</svg>")
+    result = runner.invoke(show, [str(short), "--svg-dir", str(frames)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in frames.iterdir()) == ["000.svg", "001.svg", "0099.svg"]
+    assert "removed 3 frames of an earlier drawing" in result.output
+    assert "0099.svg" in result.output and "left as they are" in result.output
+    assert (frames / "0099.svg").read_text() == "<svg>mine</svg>"
+
+
 def test_show_game_file(tmp_path) -> None:
     from canter.adapters.records.format import GameRecord, write_game
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -170,6 +171,7 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
         for name, picture in zip(names, svg.game_svgs(start, moves, view), strict=True):
             _write(name, picture)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)
+        _remove_old_frames(svg_dir, names)
         wrote = True
     if html_path:
         title = _title(tags, start) if is_game else f"canter: {start.variant.name}"
@@ -237,6 +239,7 @@ def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | N
 # The mark of a picture or page written to a file, by which a later run knows the file as
 # its own to replace (any other file there is the user's, and is refused).
 MARK = "<!-- drawn by canter show -->"
+FRAME_NAME = re.compile(r"[0-9]{3,}\.svg")  # --svg-dir's frames: 000.svg, 001.svg, ...
 
 
 def _marked(text: str) -> str:
@@ -253,6 +256,46 @@ def _check_own(option: str, path: str) -> None:
         check_own_file(path, (MARK.encode(),), "a picture or page canter show drew")
     except OutputPathError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def _remove_old_frames(folder: str, written: list[str]) -> None:
+    """Frames an earlier `--svg-dir` left in the folder (a longer game, another width of
+    number) would play on after this game's: canter's own are removed; any other file is
+    left as it is and named."""
+    keep = {os.path.basename(name) for name in written}
+    removed, foreign = 0, []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if entry in keep or not FRAME_NAME.fullmatch(entry) or not os.path.isfile(path):
+            continue
+        if not _drawn_here(path):
+            foreign.append(entry)
+            continue
+        try:
+            os.remove(path)
+            removed += 1
+        except OSError as exc:
+            click.echo(f"warning: cannot remove the old frame {path}: "
+                       f"{exc.strerror or exc}", err=True)
+    if removed:
+        click.echo(f"removed {removed} frame{'s' if removed != 1 else ''} of an earlier "
+                   f"drawing from {folder}", err=True)
+    if foreign:
+        click.echo(f"warning: {folder} also holds {len(foreign)} numbered SVG file"
+                   f"{'s' if len(foreign) != 1 else ''} canter did not draw "
+                   f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
+                   "they are left as they are", err=True)
+
+
+def _drawn_here(path: str) -> bool:
+    """Does the file carry canter show's mark (on its first or second line)?"""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
+    return any(line.startswith(MARK.encode()) for line in lines)
 
 
 def _write(path: str, text: str) -> None:
