@@ -279,3 +279,20 @@ def test_show_color_is_kept_when_asked_for_even_through_a_pipe() -> None:
     assert "\x1b[" in coloured.output
     plain = runner.invoke(show, [])  # not a terminal, not asked for: no codes
     assert plain.exit_code == 0 and "\x1b[" not in plain.output
+
+
+def test_move_plays_on_from_the_ply_chosen(tmp_path) -> None:
+    runner = CliRunner()
+    game = _game_file(tmp_path, "g.pgn", ("F6-F8", "F11-F9", "G6-G8", "G11-G9"))
+    result = runner.invoke(show, [str(game), "--ply", "1", "--move", "E11-E9", "--no-color"])
+    assert result.exit_code == 0, result.output
+    pos = Position.start(get_variant("camelot"))
+    for text in ("F6-F8", "E11-E9"):
+        pos.push(parse_move(pos, text))
+    assert result.output.startswith(render(pos, last_move=pos.move_stack[-1]))
+    assert "ply 2 of 2" in result.output
+    start = runner.invoke(show, [str(game), "--ply", "-4", "--move", "C6-B5", "--no-color"])
+    assert start.exit_code == 0, start.output
+    assert "last move: C6-B5; black to move" in start.output
+    far = runner.invoke(show, [str(game), "--ply", "5", "--move", "C6-B5"])
+    assert far.exit_code == 2 and "the game has 4 plies; 5 is outside -4..4" in far.output

@@ -77,8 +77,9 @@ def _load_game(path: str, game_number: int):
 @click.argument("source", nargs=-1, metavar="[POSITION|GAME-FILE]")
 @variant_option("The game whose start position is drawn when no argument is given.")
 @click.option("--move", "move_texts", multiple=True, metavar="MOVE",
-              help="Play this move (official notation) first; repeatable. The last one is "
-                   "drawn as the last move.")
+              help="Play this move (official notation) first, from the end or from the "
+                   "position --ply chooses; repeatable. The last one is drawn as the last "
+                   "move.")
 @click.option("--ply", type=int, metavar="N",
               help="Draw the position after N plies (0 = the start; default: the end). "
                    "Negative: that many plies before the end (-1 = before the last move, "
@@ -115,6 +116,10 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
 
     _check_outputs(svg_path, svg_dir, html_path, source)
     start, moves, tags, is_game = _load_source(source, variant, game_number)
+    if move_texts and ply is not None:
+        # --move plays on from the position --ply chose: a line of one's own from there.
+        moves = moves[:_ply_index(ply, len(moves))]
+        ply = None
     pos = start.copy()
     for move in moves:
         pos.push(move)
@@ -126,19 +131,7 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
         pos.push(move)
         moves.append(move)
     frames = svg.game_frames(start, moves)
-    if ply is None:
-        index = len(frames) - 1
-    else:
-        total = len(frames) - 1
-        # --ply -K: K plies before the end, so the position after TOTAL - K plies
-        index = ply if ply >= 0 else total + ply
-        if total == 0 and ply != 0:
-            raise click.BadParameter(f"{ply}: no move has been played, so 0 is the only ply",
-                                     param_hint="--ply")
-        if not 0 <= index <= total:
-            plies = f"{total} pl{'ies' if total != 1 else 'y'}"
-            raise click.BadParameter(f"the game has {plies}; {ply} is outside "
-                                     f"-{total}..{total}", param_hint="--ply")
+    index = len(frames) - 1 if ply is None else _ply_index(ply, len(frames) - 1)
     shown, last = frames[index]
     view = None
     if view_seat is not None:
@@ -188,6 +181,19 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
         click.echo(render(shown, color=color, last_move=last), color=color)
         if len(frames) > 1:
             click.echo(f"ply {index} of {len(frames) - 1}")
+
+
+def _ply_index(ply: int, total: int) -> int:
+    """The plies played for `--ply` in a game of `total` plies (-K: K before the end)."""
+    index = ply if ply >= 0 else total + ply
+    if total == 0 and ply != 0:
+        raise click.BadParameter(f"{ply}: no move has been played, so 0 is the only ply",
+                                 param_hint="--ply")
+    if not 0 <= index <= total:
+        plies = f"{total} pl{'ies' if total != 1 else 'y'}"
+        raise click.BadParameter(f"the game has {plies}; {ply} is outside "
+                                 f"-{total}..{total}", param_hint="--ply")
+    return index
 
 
 def _title(tags: dict[str, str], start) -> str:
