@@ -580,9 +580,17 @@ def test_perft_refuses_bad_input(args, needles) -> None:
     assert_error(canter("perft", *args), USAGE, *needles)
 
 
-@pytest.mark.parametrize("depth", ["0", "65", "x", "99999999999999999999"])
+@pytest.mark.parametrize("depth", ["0", "61", "x", "99999999999999999999"])
 def test_bench_refuses_a_bad_depth(depth) -> None:
     assert_error(canter("bench", "--depth", depth), USAGE, "--depth")
+
+
+def test_bench_depth_limit_is_the_searcher_s_deepest() -> None:
+    """The command line's limit is the protocol's `bench` limit: the searcher's deepest."""
+    from canter.adapters.measure.cli import BENCH_MAX_DEPTH
+    from canter.engine.search.alphabeta import MAX_DEPTH
+
+    assert BENCH_MAX_DEPTH == MAX_DEPTH
 
 
 # ---------------------------------------------------------------- canter compliance

@@ -14,6 +14,10 @@ from canter.engine.rules.perft import perft_divide
 from canter.engine.rules.position import Position
 from canter.engine.rules.posstring import PositionError
 
+# The searcher's deepest (alphabeta.MAX_DEPTH, as the protocol's `bench` allows; a test ties
+# the two): a literal, so that the command line does not import the searcher to start.
+BENCH_MAX_DEPTH = 60
+
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("depth", type=click.IntRange(0, 20))
@@ -53,7 +57,7 @@ def perft(depth: int, variant: str, position_string: str | None, move_list: tupl
 
 
 @click.command()
-@click.option("--depth", type=click.IntRange(1, 64), default=None,
+@click.option("--depth", type=click.IntRange(1, BENCH_MAX_DEPTH), default=None,
               help="Search depth per position (default: the bench's own).")
 def bench(depth: int | None) -> None:
     """Search the fixed bench positions of the games; the node total is the signature."""
