@@ -112,8 +112,8 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--openings", "openings_file", default=None, metavar="FILE|none",
                      help="Start points: position strings or move sequences, one per line. "
                           "Default: the built-in book of the variant (Tri-Camelot 100 "
-                          "three-move starts, the others 50 two-move starts); 'none': the "
-                          "start position only."),
+                          "three-move starts, Grand Cam 50 four-move starts, the others 50 "
+                          "two-move starts); 'none': the start position only."),
         click.option("--opening-order", type=click.Choice(["sequential", "random"]),
                      default="sequential", show_default=True),
         click.option("--seed", type=int, default=1, show_default=True,
