@@ -88,8 +88,8 @@ UCI_CASES: list[Case] = [
     U(b"\xc3", "unknown command '\\ufffd'"),
     U(b"\xed\xa0\x80", "unknown command '\\ufffd\\ufffd\\ufffd'"),  # a UTF-16 surrogate
     U("x" * 100, "unknown command '" + "x" * 40 + "...'"),
-    U(b"x" * 70000, "line of 70000 characters or more dropped (limit 65536)"),
-    U(b"go " + b"9" * 70000, "dropped (limit 65536)"),
+    U(b"x" * 70000, "line of 70000 bytes or more dropped (limit 65536 bytes)"),
+    U(b"go " + b"9" * 70000, "dropped (limit 65536 bytes)"),
     U(b"\x7f", "unknown command '\\x7f'"),
     U(b"\xc2\xa0isready", None),  # a no-break space is whitespace too: readyok
     # uci, isready, ucinewgame, stop, ponderhit, help, result, getposition, d, eval:
@@ -320,7 +320,7 @@ CECP_CASES: list[Case] = [
     X("caf\u00e9", "Error (unknown command): caf\\xe9"),
     X("\U0001f600", "Error (unknown command): \\U0001f600"),
     X("y" * 100, "Error (unknown command): " + "y" * 80 + "..."),
-    X(b"x" * 70000, "Error (line of 70000 characters or more dropped (limit 65536)): "
+    X(b"x" * 70000, "Error (line of 70000 bytes or more dropped (limit 65536 bytes)): "
       "(line dropped)"),
     # commands that take no arguments
     X("new game", "Error (new takes no arguments; 'game' ignored): new game"),

@@ -339,7 +339,7 @@ def test_an_over_long_line_is_refused_in_the_cecp_form(engine):
     engine.start()
     engine.send("x" * 70000)
     line = engine.read()
-    assert line.startswith("Error (line of 70000 characters or more dropped"), line
+    assert line.startswith("Error (line of 70000 bytes or more dropped"), line
     assert engine.sync() == []
 
 

@@ -7,7 +7,15 @@ import io
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canter.protocol.lines import MAX_LINE, LineTooLong, echo, read_lines, split_at, tokenize
+from canter.protocol.lines import (
+    MAX_LINE,
+    LineTooLong,
+    echo,
+    printable,
+    read_lines,
+    split_at,
+    tokenize,
+)
 
 
 def lines_of(data: bytes, chunk: int = 65536) -> list:
@@ -66,6 +74,22 @@ def test_echo_escapes_controls_and_cuts_long_text():
     assert echo("a\x00b\u00e9") == "a\\x00b\\xe9"
     assert echo("y" * 100) == "y" * 40 + "..."
     assert "\n" not in echo("a\nb")
+    assert echo("y" * 40) == "y" * 40  # exactly the limit: nothing cut
+
+
+@given(st.text(max_size=300), st.integers(min_value=8, max_value=100))
+def test_echo_is_cut_to_the_limit_as_written_and_never_inside_an_escape(text, limit):
+    quoted = echo(text, limit)
+    body = quoted.removesuffix("...")
+    assert quoted.isascii() and quoted.isprintable()
+    assert len(body) <= limit
+    whole = printable(text)
+    assert whole.startswith(body)
+    if body != whole:  # cut: at an escape's edge, and as late as the limit allows
+        assert quoted.endswith("...")
+        kept = [k for k in range(len(text)) if printable(text[:k]) == body]
+        assert len(kept) == 1  # the characters kept, escaped, are the body exactly
+        assert len(body) + len(printable(text[kept[0]])) > limit
 
 
 def test_split_at_is_case_insensitive():

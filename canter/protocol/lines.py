@@ -25,7 +25,7 @@ _QUOTED = re.compile(r"(?<!\w)'([^'\n]*)'(?!\w)")
 
 class LineTooLong(Exception):
     def __init__(self, length: int) -> None:
-        super().__init__(f"line of {length} characters or more dropped (limit {MAX_LINE})")
+        super().__init__(f"line of {length} bytes or more dropped (limit {MAX_LINE} bytes)")
 
 
 def fd_reader(fd: int) -> Callable[[], bytes]:
@@ -103,10 +103,19 @@ def tokenize(line: str) -> list[str]:
 
 def echo(text: str, limit: int = QUOTE_LIMIT) -> str:
     """Client text made safe for a one-line error message: control and non-ASCII
-    characters escaped, long text shortened."""
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return printable(text)
+    characters escaped, then shortened to `limit` characters as written (an escape is
+    never cut in two), so that the line stays short whatever the client sent."""
+    out: list[str] = []
+    used = 0
+    for i, c in enumerate(text):
+        piece = printable(c)
+        if used + len(piece) > limit:
+            return "".join(out) + "..."
+        out.append(piece)
+        used += len(piece)
+        if used == limit and i + 1 < len(text):
+            return "".join(out) + "..."
+    return "".join(out)
 
 
 def printable(text: str) -> str:
