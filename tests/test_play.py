@@ -492,3 +492,38 @@ def _read_all(fd: int) -> bytes:
             time.sleep(0.05)
     os.close(fd)
     return data
+
+
+def test_a_file_of_several_games_loads_the_game_asked_for(tmp_path) -> None:
+    from canter.adapters.records.format import GameRecord, write_game
+
+    record = tmp_path / "two-games.pgn"
+    games = []
+    for moves in (("C6-B5", "C11-B12"), ("F6-F8", "F11-F9", "G6-G8")):
+        game = GameRecord.new("camelot", ["a", "b"])
+        for text in moves:
+            game.add_move(text)
+        game.set_result("*")
+        games.append(write_game(game))
+    record.write_text("\n".join(games))
+    child = spawn("--load", str(record), "--game", "2", "--human", "all")
+    child.expect(r"loaded game 2 of 2 \(3 moves\)")
+    child.expect("black> ")
+    assert "last move: G6-G8; black to move" in child.before
+    child.sendline(f"load {record} 1")
+    child.expect(r"loaded game 1 of 2 \(2 moves\)")
+    child.expect("white> ")
+    assert "last move: C11-B12; white to move" in child.before
+    child.sendline(f"load {record} 3")
+    child.expect("the file holds 2 games, not 3")
+    child.expect("white> ")
+    child.sendline(f"load {record} x")
+    child.expect(r"usage: load FILE \[N\]")
+    child.sendline("quit")
+    assert finish(child) == 0
+    bad = spawn("--load", str(record), "--game", "3")
+    bad.expect("the file holds 2 games, not 3")
+    assert finish(bad) == 2
+    alone = spawn("--game", "2")
+    alone.expect("--game chooses a game of the file --load reads")
+    assert finish(alone) == 2

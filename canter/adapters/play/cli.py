@@ -31,6 +31,8 @@ def default_engine_command() -> list[str]:
               help="Start from this position string instead of the start position.")
 @click.option("--load", "load_path", metavar="FILE",
               help="Go on from the last position of this game record.")
+@click.option("--game", "game_number", type=click.IntRange(1), default=1, show_default=True,
+              help="With --load: which game of a file with several.")
 @click.option("--human", "human_text", metavar="SEATS",
               help="Seats typed at the terminal: a seat name, several separated by ',', "
                    "'all' (people only) or 'none' (the engine plays itself). "
@@ -51,12 +53,12 @@ def default_engine_command() -> list[str]:
 @click.option("--save", "save_path", metavar="FILE",
               help="Write the game record to FILE when the game ends or is left.")
 @color_option("the board")
-def play(variant: str, position_text: str | None, load_path: str | None,
+def play(variant: str, position_text: str | None, load_path: str | None, game_number: int,
          human_text: str | None, engine_text: str | None, depth: int | None,
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],
          clock: str | None, save_path: str | None, color: bool | None) -> None:
     """Play in the terminal. Type moves in official notation; 'help' lists the commands
-    (moves, undo, hint, draw, board, save FILE, load FILE, quit).
+    (moves, undo, hint, draw, board, save FILE, load FILE [N], quit).
 
     The engine (default: this canter) is started as a separate program and driven through
     the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a
@@ -70,6 +72,7 @@ def play(variant: str, position_text: str | None, load_path: str | None,
         check_replay,
         check_save_target,
         load_record,
+        loaded_text,
         parse_clock,
         parse_seats,
         under_options,
@@ -78,6 +81,8 @@ def play(variant: str, position_text: str | None, load_path: str | None,
 
     if position_text is not None and load_path is not None:
         raise click.UsageError("give --position or --load, not both")
+    if game_number != 1 and load_path is None:
+        raise click.UsageError("--game chooses a game of the file --load reads: give --load")
     if position_text is not None and not position_text.strip():
         raise click.BadParameter("empty: give a position string", param_hint="--position")
     if load_path is not None and not load_path.strip():
@@ -106,7 +111,9 @@ def play(variant: str, position_text: str | None, load_path: str | None,
     notes = None
     try:
         if load_path:
-            start, moves, tags, notes = load_record(load_path)
+            start, moves, tags, notes, games = load_record(load_path, game_number)
+            if games > 1:
+                click.echo(loaded_text(load_path, len(moves), game_number, games), err=True)
         elif position_text:
             # Read under the Rule options: a position may be one only they allow (a piece
             # on a Grand Cam side castle under side_castles=own).

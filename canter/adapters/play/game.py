@@ -39,6 +39,7 @@ commands:
   board        draw the board again
   save FILE    save the game as a game record
   load FILE    load a game record and go on from its last position
+               ('load FILE N': game N of a file of several)
   help         this text
   quit         leave the game"""
 
@@ -522,11 +523,12 @@ class TerminalGame:
         return True
 
     def cmd_load(self, args: list[str]) -> bool:
-        if len(args) != 1:
-            self.write("usage: load FILE")
+        if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()):
+            self.write("usage: load FILE [N] (N: which game of the file, from 1)")
             return False
+        number = int(args[1]) if len(args) == 2 else 1
         try:
-            start, moves, tags, notes = load_record(args[0])
+            start, moves, tags, notes, games = load_record(args[0], number)
         except (OSError, ValueError) as exc:
             self.write(f"cannot load {args[0]}: {_reason(exc)}")
             return False
@@ -553,7 +555,7 @@ class TerminalGame:
         if self.engine is not None:
             self.engine.configure(self._rule_options(self.engine))
             self.engine.new_game()
-        self.write(f"loaded {count(len(moves), 'move')} from {args[0]}")
+        self.write(loaded_text(args[0], len(moves), number, games))
         self.show_board()
         return True  # the seat to move may have changed
 
@@ -717,6 +719,14 @@ def _columns(words: list[str], width: int = 78) -> str:
 PLAY_EVENT = "canter play"  # the Event of the records `save` writes
 
 
+def loaded_text(path: str, moves: int, number: int, games: int) -> str:
+    """What a load says: which game of a file of several it took, and how to take another."""
+    if games == 1:
+        return f"loaded {count(moves, 'move')} from {path}"
+    return (f"loaded game {number} of {games} ({count(moves, 'move')}) from {path}; "
+            f"'load {path} N' takes game N")
+
+
 def check_save_target(path: str, loaded: str | None = None, saved: Sequence[str] = ()) -> None:
     """`save` replaces its file whole, so it may replace only a file that is missing,
     empty, or one game record that is this game saved before (`canter play`'s) or the
@@ -801,10 +811,12 @@ def save_record(path: str, start: Position, moves: Sequence[Move], players: Sequ
     replace_file(path, write_game(game))  # killed while writing: the old file is kept
 
 
-def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[dict | None]]:
+def load_record(path: str, number: int = 1
+                ) -> tuple[Position, list[Move], dict[str, str], list[dict | None], int]:
     """The start position, the moves, the tags and the move comments (as keyword arguments
-    of `save_record`'s notes) of the first game in a record file.
-    ValueError (with the record's own message) if it cannot be read or replayed."""
+    of `save_record`'s notes) of game `number` (from 1) of a record file, and how many games
+    the file holds. ValueError (with the record's own message) if it cannot be read or
+    replayed."""
     from canter.adapters.records.format import game_positions, read_games_file
 
     if os.path.isdir(path):
@@ -812,7 +824,9 @@ def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[d
     games = read_games_file(path, allow_unterminated=True)
     if not games:
         raise ValueError("no game in the file")
-    game = games[0]
+    if not 1 <= number <= len(games):
+        raise ValueError(f"the file holds {count(len(games), 'game')}, not {number}")
+    game = games[number - 1]
     if not game.tags and not game.moves:
         raise ValueError("not a game-record file (no tags, no moves)")
     start, moves, _ = game_positions(game)  # ReplayError is a ValueError
@@ -823,4 +837,4 @@ def load_record(path: str) -> tuple[Position, list[Move], dict[str, str], list[d
         else:
             notes.append({"score": comment.score, "depth": comment.depth, "time": comment.time,
                           "text": comment.text})
-    return start, moves, dict(game.tags), notes
+    return start, moves, dict(game.tags), notes, len(games)
