@@ -60,6 +60,10 @@ def test_show_turns_the_picture_and_refuses_a_bad_seat() -> None:
                           timeout=60)
     assert proc.returncode != 0
     assert "'purple' is not a seat of grand-cam (red, green, blue, yellow)" in proc.stderr
+    text = subprocess.run(run[:-2] + ["--view", "yellow"], capture_output=True, text=True,
+                          timeout=60)
+    assert text.returncode == 2 and "--view" in text.stderr
+    assert "turns pictures only" in text.stderr and not text.stdout
 
 
 def test_the_text_board_names_the_teams_and_targets() -> None:

@@ -114,6 +114,9 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
     )
     from canter.engine.rules.textboard import render
 
+    if view_seat is not None and not (svg_path or svg_dir or html_path):
+        raise click.BadParameter("turns pictures only (--svg, --svg-dir, --html); the text "
+                                 "board always has rank 1 at the bottom", param_hint="--view")
     _check_outputs(svg_path, svg_dir, html_path, source)
     start, moves, tags, is_game = _load_source(source, variant, game_number)
     if move_texts and ply is not None:
