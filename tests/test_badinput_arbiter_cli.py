@@ -82,6 +82,11 @@ ENGINE_FIELDS = [
     ("cmd=canter tc=", "--engine", "tc= needs a value"),
     ("cmd=canter =16", "--engine", "'=16' has no key"),
     ("cmd=canter option.=16", "--engine", "names no option"),
+    # the game and its rules are the arbiter's: an engine told others would be forfeited
+    ("cmd=canter option.UCI_Variant=tri-camelot", "--engine", "set by the arbiter",
+     "--variant"),
+    ("cmd=canter option.Rule Quiet Limit=4", "--engine", "option.Rule Quiet Limit",
+     "may not be given other rules"),
     ("cmd=canter proto=xboard", "--engine", "uci dialect only"),
     ("cmd=canter 'name=a", "--engine", "No closing quotation"),
     # a lone field with a quote in it is echoed as given, not escaped
@@ -117,6 +122,7 @@ EACH = [
     (["--each", ""], ("--each", "empty --each")),
     (["-each"], ("--each needs key=value fields",)),
     (["--each", "name=x name=y"], ("--each", "name= given twice")),
+    (["--each", "option.Rule Quiet Limit=4"], ("--each", "may not be given other rules")),
 ]
 
 

@@ -127,6 +127,14 @@ def _option_field(name: str, value: str, where: str) -> Field:
     name = " ".join(name.split())
     if not name:
         raise ValueError(f"{where}: 'option.={value}' names no option (option.NAME=VALUE)")
+    # The game and its rules are the arbiter's: an engine told another game or other
+    # rules would play a game the arbiter does not referee, and lose it by forfeit.
+    if name.lower() == "uci_variant":
+        raise ValueError(f"{where}: option.{name} is set by the arbiter: give the game with "
+                         "--variant")
+    if name.lower().startswith("rule "):
+        raise ValueError(f"{where}: option.{name}: the arbiter referees every game by the "
+                         "game's own rules, so an engine may not be given other rules")
     return (f"option.{name}", [value])
 
 
