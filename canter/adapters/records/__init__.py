@@ -10,15 +10,19 @@ from canter.adapters.records.format import (
     ReplayError,
     ReplayResult,
     game_positions,
+    parse_result,
     read_games,
     read_games_file,
     replay_game,
+    result_from_ranking,
+    result_token,
+    score_text,
     write_game,
     write_games,
 )
 
 __all__ = [
     "GameRecord", "MoveComment", "RecordError", "ReplayError", "ReplayResult",
-    "game_positions", "read_games", "read_games_file", "replay_game", "write_game",
-    "write_games",
+    "game_positions", "parse_result", "read_games", "read_games_file", "replay_game",
+    "result_from_ranking", "result_token", "score_text", "write_game", "write_games",
 ]
