@@ -448,6 +448,8 @@ def test_bad_command_lines_are_refused_before_any_game(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "needs 2 --engine" in proc.stderr
     proc = run("match", "--engine", CANTER, "--engine", CANTER, check=False)
     assert proc.returncode == 2 and "has no limit" in proc.stderr
+    proc = run("match", "--engine", CANTER, "--engine", CANTER, "--tc", "inf", check=False)
+    assert proc.returncode == 2 and "--tc inf sets no clock, so give --st" in proc.stderr
     proc = run("match", "--engine", f"{CANTER} option.NoSuch=1", "--engine", CANTER,
                "--depth", "1", check=False)
     assert proc.returncode == 1 and "NoSuch" in proc.stderr

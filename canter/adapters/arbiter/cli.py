@@ -233,6 +233,10 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--engine") from None
         if not (control.bounded or control.depth or control.nodes):
+            if (opts["tc"] or "").strip().lower() == "inf":
+                raise click.UsageError(
+                    f"engine {spec.name} has no limit: --tc inf sets no clock, so give "
+                    "--st, --depth or --nodes with it (or st=/depth=/nodes= in its --engine)")
             raise click.UsageError(
                 f"engine {spec.name} has no limit: give --tc, --st, --depth or --nodes "
                 "(or tc=/st=/depth=/nodes= in its --engine)")
