@@ -168,6 +168,17 @@ def test_render_then_parse_gives_the_same_steps():
         assert [type(s) for s in again.steps] == [type(s) for s in first.steps]
 
 
+def test_a_byte_order_mark_is_no_part_of_the_transcript(tmp_path):
+    """A file some editors saved with a byte-order mark reads as the same transcript."""
+    plain = PASSING[0].read_bytes()
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain)
+    with_mark = parse_file(str(marked))
+    without = parse_file(str(PASSING[0]))
+    assert [s.render() for s in with_mark.steps] == [s.render() for s in without.steps]
+    assert [s.line_no for s in with_mark.steps] == [s.line_no for s in without.steps]
+
+
 # ---- runner against the scripted engine ----------------------------------------------
 
 

@@ -273,6 +273,8 @@ def parse_file(path: str) -> Transcript:
             data = read_at_most(handle, MAX_TEXT_INPUT, "a transcript")
         except InputTooLarge as exc:
             raise TranscriptSyntaxError(0, str(exc), path) from None
+    # A byte-order mark (some editors write one first) is no part of the text.
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
