@@ -208,3 +208,21 @@ def test_sprt_and_elo_from_scores():
         sprt(0, 5, scores=[1.5])
     with pytest.raises(ValueError, match="exactly one"):
         sprt(0, 5, scores=[1.0], wdl=(1, 0, 0))
+
+
+def test_a_run_of_identical_results_never_claims_an_interval_of_zero():
+    """No sample spread (every game or pair alike): the interval takes the spread of one
+    pseudo-sample, as the SPRT does, and narrows as the run grows."""
+    for few, many in ((two_seat_stats(0, 4, 0).elo, two_seat_stats(0, 400, 0).elo),
+                      (pentanomial_elo((0, 0, 2, 0, 0)), pentanomial_elo((0, 0, 200, 0, 0))),
+                      (scores_elo([0.5] * 4), scores_elo([0.5] * 400))):
+        assert few.elo == 0.0 and few.low < 0 < few.high
+        assert 0 < many.margin < few.margin
+    # pseudo-pair over [0, 0, 2, 0, 0]: 2.2 pairs at 0.5 and 0.2 each at 0, .25, .75, 1
+    # (mean 0.5): variance (0.2 * (0.0625 + 0.25) * 2) / 3 = 0.041667; of the mean over 2
+    # pairs 0.020833, spread 1.959964 * 0.144338 = 0.282897: 0.217103 .. 0.782897
+    e = pentanomial_elo((0, 0, 2, 0, 0))
+    assert e.high == pytest.approx(elo_from_score(0.782897), abs=0.05)
+    # all won: the Elo is infinite, its lower end finite
+    won = pentanomial_elo((0, 0, 0, 0, 3))
+    assert won.elo == math.inf and 0 < won.low < math.inf

@@ -107,6 +107,11 @@ def two_seat_stats(wins: int, draws: int, losses: int) -> TwoSeatStats:
     variance = (
         wins * (1.0 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * (0.0 - score) ** 2
     ) / n
+    if variance <= VAR_FLOOR:
+        # Every game the same result: no sample spread, and an interval of +/- 0 would
+        # claim a certainty no run has. One pseudo-game spread over the three results
+        # gives the spread, as in the SPRT (`sprt`).
+        _, variance = _wdl_mean_var(wins + 1 / 3, draws + 1 / 3, losses + 1 / 3)
     return TwoSeatStats(
         wins=wins,
         draws=draws,
@@ -199,6 +204,8 @@ def scores_elo(scores: Sequence[float]) -> EloEstimate:
     if n == 0:
         raise ValueError("no scores")
     mean, var = _scores_mean_var(scores, ())
+    if var <= VAR_FLOOR:  # all scores equal: the spread of one pseudo-sample, as `sprt`
+        _, var = _scores_mean_var(scores, (0.0, 0.5, 1.0))
     return _interval(mean, var / n)
 
 
@@ -206,6 +213,8 @@ def pentanomial_elo(penta: Sequence[int]) -> EloEstimate:
     """Elo with 95 % interval, treating each colour-swapped pair as one sample (this
     removes the opening's bias from the variance, as fastchess does)."""
     n, mean, var = _pair_mean_var(penta)
+    if var <= VAR_FLOOR:  # all pairs alike: the spread of one pseudo-pair, as `sprt`
+        _, _, var = _pair_mean_var([c + 0.2 for c in penta])
     return _interval(mean, var / n)
 
 
