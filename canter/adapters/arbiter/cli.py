@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from canter.adapters.arbiter.cutechess import CUTECHESS_HELP, ArbiterCommand
+from canter.adapters.arbiter.cutechess import ArbiterCommand, cutechess_help
 from canter.adapters.arbiter.engines import (
     EngineSpec,
     Field,
@@ -434,7 +434,7 @@ def _check_cluster(address: str, players: list, settings: Any) -> None:
         raise click.ClickException(f"{bad} of {len(answers)} workers cannot run the engines")
 
 
-@click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
+@click.command(cls=ArbiterCommand, epilog=cutechess_help("match"))
 @common_options
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=E0 elo1=E1 alpha=A beta=B'",
               help="Stop when the SPRT accepts H0 or H1: two seats (or a team each with "
@@ -460,7 +460,7 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
     _run("match", opts, round_robin, games, rounds, sprt_text)
 
 
-@click.command(cls=ArbiterCommand, epilog=CUTECHESS_HELP)
+@click.command(cls=ArbiterCommand, epilog=cutechess_help("tournament"))
 @common_options
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]),
               default="round-robin", show_default=True)

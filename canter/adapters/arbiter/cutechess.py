@@ -115,6 +115,7 @@ def cutechess_args(args: list[str], command: click.Command,
             break
         if word.startswith("--"):
             name = word.partition("=")[0]
+            _elsewhere(name, known, ctx)
             if name in ("--games", "--rounds"):
                 canter_count = name
             if "=" in word or name not in takes_value:
@@ -175,6 +176,7 @@ def cutechess_args(args: list[str], command: click.Command,
             i += 1 + len(words)
         else:
             target = _RENAMED.get(word, "-" + word)
+            _elsewhere(target, known, ctx, word)
             if target not in known:
                 hint = (f" (an engine's command with options goes in one field, quoted: "
                         f"\"cmd=python -m canter\", or add it with arg={word})"
@@ -201,17 +203,45 @@ class ArbiterCommand(click.Command):
         return super().parse_args(ctx, cutechess_args(list(args), self, ctx))
 
 
-CUTECHESS_HELP = """\b
-cutechess-cli and fastchess spellings are accepted too:
-  one dash for every option (-concurrency 2, -tc 40/60+0.5, -variant, -event, -seeds)
-  -engine cmd=canter name=a option.Hash=16   fields as separate words (also --engine)
-  -each tc=40/60 option.Hash=16              fields for every engine
-  -games G -rounds R                         G x R games per encounter, as cutechess-cli
-  -pgnout FILE (or file=FILE)                --pgn FILE
-  -openings file=F [order=O] [format=X]      --openings F --opening-order O
-  -draw/-resign/-sprt key=value ...          the fields as separate words
-  -srand N, -tournament FORMAT               --seed N, --format FORMAT
-  -repeat, -recover                          what canter always does
-"""
+def cutechess_help(command: str) -> str:
+    """The help's list of the cutechess-cli/fastchess spellings `command` (match or
+    tournament) reads: only those of options it has."""
+    match = command == "match"
+    return "\n".join([
+        "\b",
+        "cutechess-cli and fastchess spellings are accepted too:",
+        "  one dash for every option (-concurrency 2, -tc 40/60+0.5, -variant, -event"
+        + (")" if match else ", -seeds)"),
+        "  -engine cmd=canter name=a option.Hash=16   fields as separate words (also --engine)",
+        "  -each tc=40/60 option.Hash=16              fields for every engine",
+        "  -games G -rounds R                         G x R games per encounter, as "
+        "cutechess-cli",
+        "  -pgnout FILE (or file=FILE)                --pgn FILE",
+        "  -openings file=F [order=O] [format=X]      --openings F --opening-order O",
+        ("  -draw/-resign/-sprt key=value ...          the fields as separate words" if match
+         else "  -draw/-resign key=value ...                the fields as separate words"),
+        ("  -srand N                                   --seed N" if match
+         else "  -srand N, -tournament FORMAT               --seed N, --format FORMAT"),
+        "  -repeat, -recover                          what canter always does",
+        "",
+    ])
+
+
+# Options one of the two commands has and the other has not: named in the error, so that
+# a cutechess-cli line given to the wrong command says which one takes it.
+_OTHER_COMMAND = {"--seeds": "tournament", "--format": "tournament", "--sprt": "match"}
+
+
+def _elsewhere(name: str, known: set[str], ctx: click.Context | None,
+               given: str | None = None) -> None:
+    """A usage error if `name` (spelt `given` on the command line) is an option of the
+    other arbiter command only."""
+    other = _OTHER_COMMAND.get(name)
+    if other is not None and name not in known:
+        this = ctx.info_name if ctx is not None and ctx.info_name else "this command"
+        shown = (given or name) if (given or name).lstrip("-") == name.lstrip("-") \
+            else f"{given} ({name})"
+        raise click.UsageError(f"{shown} is an option of 'canter {other}', not of "
+                               f"'canter {this}'", ctx)
 
 
