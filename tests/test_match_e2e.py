@@ -476,3 +476,23 @@ def test_tournament_round_robin_two_seats(tmp_path: Path) -> None:
     assert {tuple(p["players"]) for p in data["pairs"]} == {
         ("canter", "canter-2"), ("canter", "canter-3"), ("canter-2", "canter-3")}
     assert all(s["wins"] + s["draws"] + s["losses"] == 4 for s in data["standings"])
+
+
+def test_a_closed_standard_output_only_silences_the_progress_lines(tmp_path: Path) -> None:
+    """`canter match ... | head -1`: the reader goes away after the first line, and the
+    run still plays every game and writes its records and summary."""
+    pgn, summary = tmp_path / "g.pgn", tmp_path / "s.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "canter", "match", "--engine", CANTER, "--engine",
+         f"{CANTER} name=b", "--games", "4", "--depth", "1", "--pgn", str(pgn),
+         "--json", str(summary)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"canter match: camelot")
+    proc.stdout.close()  # as `head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, err
+    assert "standard output was closed; the run goes on" in err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert len(read_games_file(str(pgn))) == 4
+    assert json.loads(summary.read_text())["games_played"] == 4

@@ -358,8 +358,11 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["adjudication"] = dataclasses.asdict(adjudication)
     if opts["event"]:
         identity["event"] = opts["event"]
+    from canter.adapters.arbiter.output import ProgressOut
+
+    out = ProgressOut(sys.stdout, f"canter {kind}")
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
-                       opts["pgn"], opts["json_path"], sprt_params, sys.stdout, opts["quiet"],
+                       opts["pgn"], opts["json_path"], sprt_params, out, opts["quiet"],
                        identity, opts["log_path"], opts["progress"], opts["cluster"],
                        match=kind == "match")
     if opts["check"]:
@@ -367,11 +370,12 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         return
     if not opts["quiet"]:
         tcs = sorted({p.control.text() for p in players})
-        click.echo(f"canter {kind}: {variant}, {len(players)} engines "
-                   f"({', '.join(p.name for p in players)}), {count(len(jobs), 'game')}, "
-                   f"{' / '.join(tcs)}, "
-                   + (f"cluster {opts['cluster']}" if opts["cluster"]
-                      else f"concurrency {opts['concurrency']}") + f", openings: {used}")
+        out.write(f"canter {kind}: {variant}, {len(players)} engines "
+                  f"({', '.join(p.name for p in players)}), {count(len(jobs), 'game')}, "
+                  f"{' / '.join(tcs)}, "
+                  + (f"cluster {opts['cluster']}" if opts["cluster"]
+                     else f"concurrency {opts['concurrency']}") + f", openings: {used}\n")
+        out.flush()
         repeats = _repeated_games(players, openings, -(-games // per_block))
         if repeats:
             click.echo(f"Warning: {repeats}", err=True)
