@@ -155,13 +155,32 @@ def test_go_arguments_for_clocks():
     four = Limit(times=(1, 2, 3, 4), incs=(0.1, 0.2, 0.3, 0.4))
     assert four.go_arguments() == ("redtime 1000 greentime 2000 bluetime 3000 yellowtime 4000 "
                                    "redinc 100 greeninc 200 blueinc 300 yellowinc 400").split()
-    with pytest.raises(ValueError):
-        Limit(times=(1, 2, 3, 4, 5)).go_arguments()
-    with pytest.raises(ValueError):
-        Limit(times=(1, 2), incs=(1,)).go_arguments()
+    with pytest.raises(ValueError, match="clocks for 5 seats are not supported"):
+        Limit(times=(1, 2, 3, 4, 5))  # refused where it is built, not when first sent
+    with pytest.raises(ValueError, match="one increment per seat"):
+        Limit(times=(1, 2), incs=(1,))
+    # a clock may have run below zero (the engine is told 0), but never be no number
+    assert Limit(times=(-0.5, 3)).go_arguments()[:2] == ["wtime", "0"]
+    with pytest.raises(ValueError, match="finite"):
+        Limit(times=(float("nan"), 3))
     # the time bound used for the default timeout: the larger clock plus its increment
     assert two.bound() == pytest.approx(61.0)
     assert Limit(depth=3).bound() is None
+
+
+@pytest.mark.parametrize(("fields", "needle"), [
+    ({"depth": 0}, "depth must be a whole number of at least 1, not 0"),
+    ({"depth": -1}, "depth must be"),
+    ({"nodes": 0}, "nodes must be"),
+    ({"mate": 2.5}, "mate must be"),
+    ({"movestogo": True}, "movestogo must be"),
+    ({"movetime": -1}, "movetime must be a number of seconds above 0, not -1"),
+    ({"movetime": 0}, "movetime must be"),
+    ({"movetime": float("inf")}, "movetime must be"),
+])
+def test_a_limit_no_engine_could_honour_is_refused_when_built(fields, needle):
+    with pytest.raises(ValueError, match=needle):
+        Limit(**fields)
 
 
 def test_position_command():

@@ -16,6 +16,7 @@ time. See docs/client.md for the full description.
 from __future__ import annotations
 
 import collections
+import math
 import os
 import signal
 import subprocess
@@ -177,6 +178,30 @@ class Limit:
     times: Sequence[float] | None = None
     incs: Sequence[float] | None = None
     movestogo: int | None = None
+
+    def __post_init__(self) -> None:
+        # Refused here, where the mistake is made, rather than sent for the engine to
+        # refuse (or, a time, quietly rounded to nothing).
+        for name in ("depth", "nodes", "mate", "movestogo"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"Limit {name} must be a whole number of at least 1, "
+                                 f"not {value!r}")
+        if self.movetime is not None and not (math.isfinite(self.movetime)
+                                              and self.movetime > 0):
+            raise ValueError(f"Limit movetime must be a number of seconds above 0, "
+                             f"not {self.movetime!r}")
+        for name in ("times", "incs"):
+            values = getattr(self, name)
+            if values is not None and not all(math.isfinite(v) for v in values):
+                raise ValueError(f"Limit {name} must be finite numbers of seconds")
+        if self.times is not None and len(self.times) not in SEAT_CLOCK_KEYWORDS:
+            raise ValueError(f"clocks for {len(self.times)} seats are not supported "
+                             f"(give {', '.join(map(str, SEAT_CLOCK_KEYWORDS))})")
+        if self.incs is not None and self.times is not None and self.incs and \
+                len(self.incs) != len(self.times):
+            raise ValueError("give one increment per seat")
 
     def go_arguments(self) -> list[str]:
         words: list[str] = []
