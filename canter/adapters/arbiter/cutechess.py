@@ -115,7 +115,7 @@ def cutechess_args(args: list[str], command: click.Command,
             break
         if word.startswith("--"):
             name = word.partition("=")[0]
-            _elsewhere(name, known, ctx)
+            _elsewhere(name, known, command.name, ctx)
             if name in ("--games", "--rounds"):
                 canter_count = name
             if "=" in word or name not in takes_value:
@@ -176,7 +176,7 @@ def cutechess_args(args: list[str], command: click.Command,
             i += 1 + len(words)
         else:
             target = _RENAMED.get(word, "-" + word)
-            _elsewhere(target, known, ctx, word)
+            _elsewhere(target, known, command.name, ctx, word)
             if target not in known:
                 hint = (f" (an engine's command with options goes in one field, quoted: "
                         f"\"cmd=python -m canter\", or add it with arg={word})"
@@ -232,13 +232,12 @@ def cutechess_help(command: str) -> str:
 _OTHER_COMMAND = {"--seeds": "tournament", "--format": "tournament", "--sprt": "match"}
 
 
-def _elsewhere(name: str, known: set[str], ctx: click.Context | None,
+def _elsewhere(name: str, known: set[str], this: str | None, ctx: click.Context | None,
                given: str | None = None) -> None:
     """A usage error if `name` (spelt `given` on the command line) is an option of the
-    other arbiter command only."""
+    other arbiter command only (`this`: the command's name)."""
     other = _OTHER_COMMAND.get(name)
     if other is not None and name not in known:
-        this = ctx.info_name if ctx is not None and ctx.info_name else "this command"
         shown = (given or name) if (given or name).lstrip("-") == name.lstrip("-") \
             else f"{given} ({name})"
         raise click.UsageError(f"{shown} is an option of 'canter {other}', not of "
