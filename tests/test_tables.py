@@ -5,6 +5,7 @@ UseTables switch) and `canter tables`."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
@@ -410,8 +411,50 @@ def test_cli_probe_says_what_is_wrong_with_its_folder_or_table(tmp_path):
     assert "d5/camelot-wK-bK.ctb: not a canter endings table" in out.output
     for command in (["probe", CAMELOT_KK], ["build", "camelot-wK-bK", "--quiet"]):
         out = runner.invoke(tables_command, [*command, "--dir", str(tmp_path / "d5")])
-        assert out.exit_code == 1 and "is not a table file; it is kept" in out.output
+        assert out.exit_code == 1 and "is not a table file, and camelot-wK-bK would be " \
+            "written there; it is kept" in out.output
     assert (tmp_path / "d5" / "camelot-wK-bK.ctb").read_bytes() == bytes(range(256))
+
+
+def test_cli_finds_a_file_in_the_way_of_any_class_to_build_before_building_any(tmp_path):
+    """cam-wKM-bK needs cam-wK-bK and cam-wM-bK built first; a file of notes under the
+    second's name stops the build before any class is built (it was found only when that
+    class's build was done)."""
+    (tmp_path / "cam-wM-bK.ctb").write_text("my notes\n")
+    out = CliRunner().invoke(tables_command, ["build", "cam-wKM-bK", "--quiet", "--dir",
+                                              str(tmp_path)])
+    assert out.exit_code == 1, out.output
+    assert "cam-wM-bK.ctb is not a table file, and cam-wM-bK would be written there" \
+        in out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cam-wM-bK.ctb"]
+    assert (tmp_path / "cam-wM-bK.ctb").read_text() == "my notes\n"
+
+
+def test_cli_probe_builds_only_a_small_plan_unless_told(tmp_path):
+    """Eight Camette pieces: a probe's build would take days, so it says so and builds
+    nothing; --no-build answers at once that there is no table."""
+    full = "camette 1/1B1/1bbb1/5/1www1/2W/1 b 0,0 - - 0 1"
+    out = CliRunner().invoke(tables_command, ["probe", full, "--dir", str(tmp_path)])
+    assert out.exit_code == 1
+    assert "camette-wKMMM-bKMMM has no table; building it means 25 classes" in out.output
+    assert "days): give --build to go ahead, or --no-build" in out.output
+    assert list(tmp_path.iterdir()) == []
+    out = CliRunner().invoke(tables_command, ["probe", full, "--no-build", "--dir",
+                                              str(tmp_path)])
+    assert out.exit_code == 1 and "no table" in out.output
+
+
+@pytest.mark.parametrize(("name", "needle"), [
+    ("camette-wKK-bK", "'wKK': white starts a camette game with 1 Knight and 3 Men"),
+    ("camette-wK-bMMMM", "'bMMMM': black starts a camette game with 1 Knight and 3 Men"),
+    ("tri-camelot-bKKKK-rK", "'bKKKK': blue starts a tri-camelot game with 3 Knights and 5 Men"),
+    ("camette-wK-bK-rK", "'camette-wK-bK-rK': a class names two sides after the game, "
+                         "like camette-wKM-bK"),
+    ("tri-camelot-bK-rK-gK", "like tri-camelot-bKM-rK"),
+])
+def test_classes_that_cannot_be_are_refused(name, needle):
+    with pytest.raises(MaterialError, match=re.escape(needle)):
+        parse_material(name)
 
 
 def test_cli_refuses_classes_beyond_eight_pieces_before_any_work(tmp_path):
@@ -482,3 +525,14 @@ def test_a_pipe_in_a_tables_place_is_passed_over_not_read(tmp_path):
     folder = Folder(str(tmp_path))
     assert key in folder.keys()
     assert folder.load(key) == shipped(key) is not None
+
+
+def test_cli_info_says_when_the_game_asked_for_has_no_table(tmp_path):
+    out = CliRunner().invoke(tables_command, ["info", "--dir", str(tmp_path)])
+    assert out.exit_code == 0
+    lines = out.output.splitlines()
+    assert lines[1].startswith("no camelot tables; ")
+    assert "of other games: --variant NAME or --all lists them" in lines[1]
+    shipped = CliRunner().invoke(tables_command, ["info", "--dir", str(tmp_path), "--variant",
+                                                  "camette"])
+    assert "camette-wK-bK " in shipped.output and "no camette tables" not in shipped.output

@@ -66,6 +66,60 @@ def _result(result: int, distance: int) -> str:
     return f"{'win' if result == WIN else 'loss'} in {distance} plies"
 
 
+# A probe builds missing tables by itself only up to this many positions (about an hour
+# at the ~3,000 positions a second a build makes here); more needs --build said outright.
+AUTO_BUILD_POSITIONS = 10_000_000
+BUILD_RATE = 3_000  # positions a second, for the estimate a refused probe gives
+
+
+def _to_build(wanted: list, store: Folder, force: bool) -> list:
+    """The classes a build of `wanted` writes: the wanted ones (all with `force`, else
+    the missing), and every missing class they need, smaller ones first."""
+    from canter.adapters.tables.store import is_table_file
+
+    # A file of another kind under a class's name hides nothing: the class is missing.
+    have = {key for key in store.available()
+            if not (store.file(key).is_file() and not is_table_file(store.file(key)))}
+    order: list = []
+    seen: set[str] = set()
+
+    def visit(m, named: bool) -> None:
+        if m.key in seen:
+            return
+        seen.add(m.key)
+        if m.key in have and not (named and force):
+            return  # loaded, with what it needs
+        for sub in m.subclasses():
+            visit(sub, False)
+        order.append(m)
+
+    for m in wanted:
+        visit(m, True)
+    return order
+
+
+def _check_targets(plan: list, store: Folder) -> None:
+    """Before any work: no class of the plan may be kept from being written by a file
+    of another kind under its name (found only at the end of its build otherwise)."""
+    from canter.adapters.tables.store import is_table_file
+
+    for m in plan:
+        target = store.file(m.key)
+        if target.is_file() and not is_table_file(target):
+            raise click.ClickException(f"{target} is not a table file, and {m.key} would be "
+                                       "written there; it is kept (move it away, or give "
+                                       "another --dir)")
+
+
+def _hours(positions: int) -> str:
+    seconds = positions / BUILD_RATE
+    if seconds < 3600:
+        return f"about {max(1, round(seconds / 60))} minutes"
+    if seconds < 3 * 86400:
+        return f"about {seconds / 3600:.0f} hours"
+    return f"about {seconds / 86400:.0f} days"
+
+
 @click.group()
 def tables() -> None:
     """Endgame tables: build, probe, info (docs/tables.md)."""
@@ -106,6 +160,7 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
         check_output_folder(str(store.path))
     except OutputPathError as exc:
         raise click.BadParameter(str(exc), param_hint="--dir") from None
+    _check_targets(_to_build(wanted, store, force), store)
     endings = _endings(store, build_missing=False, quiet=quiet)
     for m in wanted:
         if not force and endings.table(m) is not None:
@@ -125,11 +180,14 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
 @tables.command()
 @click.argument("position", metavar="POSITION")
 @_dir_option
-@click.option("--build/--no-build", "build_missing", default=True, show_default=True,
-              help="Build a missing table (and the ones it needs) first.")
-def probe(position: str, folder: str | None, build_missing: bool) -> None:
+@click.option("--build/--no-build", "build_flag", default=None,
+              help="Build a missing table (and the ones it needs) first. Default: build when "
+                   f"that means at most {AUTO_BUILD_POSITIONS:,} positions (about an hour), "
+                   "else say what it would take.")
+def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
     """The value of POSITION (a position string) from the tables, its distance in plies, and
     each move's value, best first."""
+    build_missing = build_flag is not False
     try:
         pos = Position.from_string(position)
     except (PositionError, ValueError) as exc:
@@ -149,6 +207,15 @@ def probe(position: str, folder: str | None, build_missing: bool) -> None:
             check_output_folder(str(store.path))
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--dir") from None
+    if build_missing:
+        plan = _to_build([m], store, force=False)
+        _check_targets(plan, store)
+        size = sum(c.base_size for c in plan)
+        if build_flag is None and size > AUTO_BUILD_POSITIONS:
+            raise click.ClickException(
+                f"{m.key} has no table; building it means {len(plan)} classes, "
+                f"{size:,} positions ({_hours(size)}): give --build to go ahead, or "
+                "--no-build")
     endings = _endings(store, build_missing)
     try:
         got = endings.probe(pos)
@@ -190,13 +257,16 @@ def info(folder: str | None, variant: str, every: bool) -> None:
     """The tables that exist (built or shipped): positions, results, size, build time."""
     store = Folder(folder)
     click.echo(f"table folder: {store.path}")
+    shown = elsewhere = 0
     for key in store.available():
         try:
             m = parse_material(key)
         except MaterialError:
             continue
         if not every and m.variant.name != variant:
+            elsewhere += 1
             continue
+        shown += 1
         data = store.load(key)
         try:
             table = Table.from_bytes(data, key) if data is not None else None
@@ -211,3 +281,7 @@ def info(folder: str | None, variant: str, every: bool) -> None:
                    f"won {s.get('win', '?')} drawn {s.get('draw', '?')} lost "
                    f"{s.get('loss', '?')}  longest win {s.get('longest_win', '?')}  "
                    f"{len(data)} bytes  {s.get('seconds', '?')} s")
+    if not shown:
+        more = (f"; {elsewhere} of other games: --variant NAME or --all lists them"
+                if elsewhere else "")
+        click.echo(f"no {'' if every else variant + ' '}tables{more}")

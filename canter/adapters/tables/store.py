@@ -35,7 +35,7 @@ class Folder:
 
         self.path.mkdir(parents=True, exist_ok=True)
         target = self.file(key)
-        if target.is_file() and not _is_table_file(target):
+        if target.is_file() and not is_table_file(target):
             # A damaged table is built again; a file of another kind under a table's name
             # is someone's, and is kept.
             raise OSError(f"{target} is not a table file; it is kept (move it away to build "
@@ -46,7 +46,7 @@ class Folder:
         return sorted(set(self.keys()) | set(shipped_keys()))
 
 
-def _is_table_file(path: Path) -> bool:
+def is_table_file(path: Path) -> bool:
     """Could the file be a table, of any version or damaged past its header? Its first line
     is JSON (a table's header); a file whose first line is not (notes, a picture) is not."""
     try:

@@ -26,7 +26,7 @@ from itertools import combinations
 from math import comb
 
 from canter.engine.rules.board import cells_of
-from canter.engine.rules.variant import KNIGHT, MAN, Variant, get_variant
+from canter.engine.rules.variant import KNIGHT, MAN, VARIANT_NAMES, Variant, get_variant
 
 
 class MaterialError(ValueError):
@@ -125,6 +125,11 @@ def parse_material(text: str, variant: Variant | str | None = None) -> Material:
         try:
             variant = get_variant(name)
         except KeyError as exc:
+            for known in VARIANT_NAMES:
+                if text.startswith(known + "-"):  # a known game with three sides or more
+                    a, b = (seat.letter for seat in get_variant(known).seats[:2])
+                    raise MaterialError(f"'{text}': a class names two sides after the game, "
+                                        f"like {known}-{a}KM-{b}K") from None
             raise MaterialError(str(exc).strip("'\"")) from None
         parts = parts[-2:]
     if variant is None:
@@ -146,6 +151,12 @@ def parse_material(text: str, variant: Variant | str | None = None) -> Material:
         knights, men = len(m.group(2)), len(m.group(3))
         if knights + men == 0:
             raise MaterialError(f"'{part}': a side needs at least one piece")
+        most_k, most_m = _start_pieces(variant, seat)
+        if knights > most_k or men > most_m:
+            raise MaterialError(
+                f"'{part}': {variant.seats[seat].name} starts a {variant.name} game with "
+                f"{most_k} Knight{'s' if most_k != 1 else ''} and {most_m} "
+                f"M{'e' if most_m != 1 else 'a'}n, and never has more")
         seats.append(seat)
         pieces.append((knights, men))
     if seats[0] == seats[1]:
@@ -154,6 +165,12 @@ def parse_material(text: str, variant: Variant | str | None = None) -> Material:
         seats.reverse()
         pieces.reverse()
     return Material(variant, (seats[0], seats[1]), (pieces[0], pieces[1]))
+
+
+def _start_pieces(variant: Variant, seat: int) -> tuple[int, int]:
+    """(Knights, Men) the seat starts with: no class holds more."""
+    kinds = [kind for s, kind in variant.start.values() if s == seat]
+    return kinds.count(KNIGHT), kinds.count(MAN)
 
 
 def material_of(pos) -> Material | None:
@@ -299,10 +316,7 @@ def classes(variant: Variant | str, pieces: int, least: int = 2) -> list[Materia
         variant = get_variant(variant)
     if variant.is_team_game or variant.nseats not in (2, 3):
         return []
-    most = []
-    for s in range(variant.nseats):
-        kinds = [kind for seat, kind in variant.start.values() if seat == s]
-        most.append((kinds.count(KNIGHT), kinds.count(MAN)))
+    most = [_start_pieces(variant, s) for s in range(variant.nseats)]
     pairs = [(0, 1)] if variant.nseats == 2 else [(0, 1), (1, 2), (0, 2)]
     out = []
     for total in range(least, pieces + 1):
