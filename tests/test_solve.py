@@ -345,6 +345,13 @@ def test_canter_solve_proves_writes_and_checks(tmp_path) -> None:
     assert checked.exit_code == 0, checked.output
     assert "no line repeats a position" in checked.output
     assert "C3-C4: black wins, at most 1 plies" in checked.output
+    # A run that proves nothing writes nothing: the proof there stays.
+    before = path.read_bytes()
+    nothing = runner.invoke(main, ["solve", "camette", "--nodes", "100", "--plies", "0",
+                                   "--no-lines", "--write", str(path)])
+    assert nothing.exit_code == 0, nothing.output
+    assert f"nothing proved: {path} not written (the file there is kept)" in nothing.output
+    assert path.read_bytes() == before
 
 
 def test_canter_solve_refuses_bad_input(tmp_path) -> None:
@@ -353,6 +360,13 @@ def test_canter_solve_refuses_bad_input(tmp_path) -> None:
     bad.write_text("claim camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - - white 3\n")
     result = runner.invoke(main, ["solve", "camette", "--proof", str(bad), "--check"])
     assert result.exit_code != 0 and "proof rejected: no move given" in result.output
+    # A malformed claim is refused when the proof is read, with or without --check.
+    purple = tmp_path / "purple.txt"
+    purple.write_text("claim camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - - purple 3\n")
+    for extra in ([], ["--check"]):
+        result = runner.invoke(main, ["solve", "camette", "--proof", str(purple), *extra])
+        assert result.exit_code != 0, result.output
+        assert "the winner 'purple' is no seat of camette (white, black)" in result.output
     result = runner.invoke(main, ["solve", "tri-camelot"])
     assert result.exit_code != 0 and "two-seat games" in result.output
     result = runner.invoke(main, ["solve", "cam"])

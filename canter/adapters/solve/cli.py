@@ -224,7 +224,12 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
     if lines:
         for row in report(Solved(proof), game, plies, True):
             click.echo(row)
-    if write_path is not None:
+    if write_path is not None and not proof.claims:
+        # A proof of nothing could not even be read back (`--proof` wants a claim), and
+        # would replace one that proved something.
+        kept = " (the file there is kept)" if os.path.exists(write_path) else ""
+        click.echo(f"nothing proved: {write_path} not written{kept}", err=True)
+    elif write_path is not None:
         text = format_proof(proof, [
             f"game {game}; both draw rules off (repetition off, quiet limit 0)",
             f"canter solve {game} --nodes {budgets[0]} --each {budgets[1]} --deeper "

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from canter.engine.rules.notation import format_move
 from canter.engine.rules.position import Position
+from canter.engine.rules.variant import get_variant
 from canter.engine.search.solve.dfpn import Prover, winning_at_once
 
 KEY_FIELDS = 6
@@ -139,7 +140,15 @@ def parse_proof(text: str) -> Proof:
             raise ValueError(f"proof line {number}: the plies '{plies[:20]}' are not a whole "
                              "number from 0 to 999999")
         if claim:
-            proof.claims[" ".join(parts[1:1 + KEY_FIELDS])] = (parts[-2], int(plies))
+            winner = parts[-2]
+            try:
+                seats = [seat.name for seat in get_variant(parts[1]).seats]
+            except KeyError:
+                raise ValueError(f"proof line {number}: no game '{parts[1][:20]}'") from None
+            if winner not in seats:
+                raise ValueError(f"proof line {number}: the winner '{winner[:20]}' is no seat "
+                                 f"of {parts[1]} ({', '.join(seats)})")
+            proof.claims[" ".join(parts[1:1 + KEY_FIELDS])] = (winner, int(plies))
         else:
             proof.moves[" ".join(parts[:KEY_FIELDS])] = (parts[-2], int(plies))
     return proof
