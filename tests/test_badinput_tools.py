@@ -698,3 +698,6 @@ def test_gui_refuses_a_file_to_watch_that_is_no_game_record(files) -> None:
     for name, needle in (("random", "not UTF-8"), ("json", "no tags, no moves")):
         assert_error(canter("gui", "--no-browser", "--watch", files[name], timeout=30), USAGE,
                      "'--watch'", needle)
+    nowhere = os.path.join(files["random"], "no-folder", "games.pgn")
+    assert_error(canter("gui", "--no-browser", "--watch", nowhere, timeout=30), USAGE,
+                 "'--watch'", "no folder")

@@ -74,6 +74,17 @@ def test_a_foreign_host_or_origin_is_refused_even_with_the_token(gui):
     assert status == 200
 
 
+def test_a_method_a_page_does_not_take_gets_a_json_405(gui):
+    for method, path, allow in (("PUT", "/api/move", "POST"), ("DELETE", "/api/move", "POST"),
+                                ("GET", "/api/move", "POST"), ("PATCH", "/api/state",
+                                                               "GET, HEAD")):
+        status, body = gui.request(method, path)
+        assert status == 405, (method, path, body)
+        assert isinstance(body, dict) and f"takes {allow}" in body["error"], body
+    status, body = gui.request("GET", "/api/nowhere")
+    assert status == 404 and "no such page" in body["error"]
+
+
 def test_bodies_are_bounded_and_checked(gui):
     status, body = gui.request("POST", "/api/move", raw=b"{" + b" " * 70_000 + b"}")
     assert status == 413
@@ -379,6 +390,17 @@ def test_watching_a_file_that_holds_no_game_yet_is_watching(tmp_path):
             assert status == 400 and "watching" in body["error"], action
 
 
+def test_a_file_to_watch_may_appear_after_the_board_starts(tmp_path):
+    """`canter match ... --pgn games.pgn & canter gui --watch games.pgn`: the match may not
+    have made its file yet; the board waits for it and shows its game when it comes."""
+    path = tmp_path / "games.pgn"
+    with GuiServer("--watch", str(path)) as server:
+        assert server.get("/api/state")["watch"]["games"] == 0
+        path.write_text('[Event "m"]\n[Variant "Camelot"]\n[White "a"]\n[Black "b"]\n\n'
+                        "1. D6-F8 *\n", encoding="utf-8")
+        server.wait(lambda s: s["moves"] == ["D6-F8"], what="the file's game")
+
+
 def test_an_engine_slot_describes_itself_while_an_engine_starts():
     # Starting an engine holds the slot's lock through its handshake (up to seconds); the
     # page's state describes every slot meanwhile, and must not wait for it.
@@ -411,6 +433,13 @@ def test_watch_follows_a_record_file_as_it_grows(tmp_path):
         state = server.wait(lambda s: s["moves"] == ["C6-C5"], what="the second game")
         server.post("/api/watch", {"game": 0})
         server.wait(lambda s: len(s["moves"]) == 3, what="the first game again")
+        # A game the file does not hold, or no number, is refused; the game shown stays.
+        for bad, needle in ((5, "no game 5: the file holds 2 (numbered from 0)"),
+                            (-1, "no game -1"), (True, "game must be a whole number"),
+                            ("1", "game must be a whole number")):
+            status, body = server.request("POST", "/api/watch", {"game": bad})
+            assert status == 400 and needle in body["error"], (bad, body)
+        assert server.state()["watch"]["game"] == 0
 
 
 def test_events_stream_the_state(gui):

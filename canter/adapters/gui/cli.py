@@ -201,6 +201,14 @@ def _check_watched(path: str) -> None:
     from canter.adapters.gui import records
     from canter.adapters.gui.table import TableError
 
+    if not os.path.lexists(path):
+        # A match started just before (`canter match ... --pgn FILE &`) may not have made
+        # its file yet: the board waits for it, if it can ever appear there.
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise click.BadParameter(f"'{path}': no folder {folder}", param_hint="'--watch'")
+        click.echo(f"{path} does not exist yet: the board waits for it", err=True)
+        return
     if not os.path.isfile(path):
         raise click.BadParameter(f"'{path}' is not a file", param_hint="'--watch'")
     try:

@@ -122,8 +122,15 @@ class Watcher(threading.Thread):
             self.wake.clear()
 
     def choose(self, index: Any) -> None:
-        if index is not None and not isinstance(index, int):
-            raise TableError("game must be a number")
+        """Show game `index` (from 0) of the file, or None: follow the newest."""
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
+            raise TableError("game must be a whole number (from 0), or null to follow the "
+                             "newest")
+        if index is not None:
+            with self.table.lock:
+                count = (self.table.watch or {}).get("games", 0)
+            if not 0 <= index < count:
+                raise TableError(f"no game {index}: the file holds {count} (numbered from 0)")
         self.game = index
         self._seen = None
         self.wake.set()

@@ -38,6 +38,12 @@ def _static(name: str) -> bytes:
     return resources.files("canter.adapters.gui").joinpath("static", name).read_bytes()
 
 
+# The pages that take POST (a GET of one is answered 405, not 404).
+POST_PATHS = frozenset({
+    "/api/analysis", "/api/claim", "/api/load", "/api/move", "/api/new", "/api/pause",
+    "/api/position", "/api/resign", "/api/restart", "/api/resume", "/api/undo", "/api/watch",
+})
+
 class Board:
     """What the handler needs: the table, its workers and the run's secrets."""
 
@@ -236,6 +242,8 @@ class Handler(BaseHTTPRequestHandler):
                     text = records.save(table)
                     self._send(HTTPStatus.OK, text.encode(), "text/plain; charset=utf-8",
                                {"Content-Disposition": 'attachment; filename="game.txt"'})
+                elif path in POST_PATHS:
+                    self._not_allowed(f"{path} takes POST", "POST")
                 else:
                     self._error(HTTPStatus.NOT_FOUND, f"no such page '{path[:60]}'")
         except TableError as exc:
@@ -280,6 +288,19 @@ class Handler(BaseHTTPRequestHandler):
             return
 
     # ------------------------------------------------------------ POST
+
+    def _not_allowed(self, message: str, allow: str) -> None:
+        self.close_connection = True  # any body is left unread
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, json.dumps({"error": message}).encode(),
+                   "application/json", {"Allow": allow})
+
+    def _other_method(self) -> None:
+        """PUT, DELETE, PATCH, OPTIONS: no page takes them (a JSON error, as every other)."""
+        path = urlsplit(self.path).path
+        allow = "POST" if path in POST_PATHS else "GET, HEAD"
+        self._not_allowed(f"{self.command} is not used here: {path[:60]} takes {allow}", allow)
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _other_method  # noqa: N815
 
     def do_POST(self) -> None:  # noqa: N802
         if not self._allowed(need_token=True):

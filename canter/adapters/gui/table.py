@@ -370,7 +370,7 @@ class Table:
     def human_move(self, text: str) -> None:
         if not isinstance(text, str) or not MOVE_TEXT.fullmatch(text.strip()):
             raise TableError("a move is official notation: cells joined by '-' or 'x' "
-                             "(e.g. F7-F9, D6xD8), at most 400 characters")
+                             "(e.g. D6-F8, E5xE7xE9), at most 400 characters")
         if self.watch is not None:
             raise TableError("watching a file: moves come from the file")
         if self.ending is not None:
