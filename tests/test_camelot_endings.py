@@ -104,3 +104,20 @@ def test_castle_entry_resets_the_quiet_count():
     stepped.quiet = stepped.ply = 99
     play(stepped, "F15-E15")
     assert stepped.outcome().text() == "draw: 100 plies without capture or castle entry"
+
+
+def test_rulings_built_directly_are_held_to_the_values_with_option_allows():
+    """`Rules(...)` refuses what `with_option` refuses: a misspelt choice or a negative
+    limit would otherwise referee another game (a draw at move 0 for quiet_limit=-5)."""
+    import pytest
+
+    for fields, needle in (({"quiet_limit": -5}, "quiet_limit must be a whole number"),
+                           ({"quiet_limit": 1.5}, "quiet_limit"),
+                           ({"repetition": "bogus"}, "repetition must be one of auto, claim"),
+                           ({"no_move": "bogus"}, "no_move must be one of lose, pass"),
+                           ({"side_castles": "x"}, "side_castles must be one of closed, own"),
+                           ({"parker_1887": 1}, "parker_1887 must be True or False")):
+        with pytest.raises(ValueError, match=needle):
+            Rules(**fields)
+    assert Rules(quiet_limit=0).quiet_limit == 0  # off
+    assert Position.start("camelot", Rules(quiet_limit=0)).outcome() is None

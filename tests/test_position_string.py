@@ -60,6 +60,11 @@ def test_moves_played_from_a_string():
         (START.replace(" 0 0", " 00 0"), "quiet", "whole number"),
         (START.replace(" 0 0", " \u00b2 0"), "quiet", "whole number"),  # isdigit, no int
         (START.replace("2BbbbbbbB2", "\u00b2BbbbbbbB2"), "placement", "letter"),
+        # digits of other scripts are no numbers here (they are isdecimal, and int reads them)
+        (START.replace(" 0 0", " \uff10 0"), "quiet", "whole number"),
+        (START.replace(" 0 0", " 0 \u0661"), "ply", "whole number"),
+        (START.replace("2BbbbbbbB2", "\uff12BbbbbbbB2"), "placement", "letter"),
+        (START.replace(" 0,0 ", " 0,\uff10 "), "castle-moves", "whole numbers"),
         (START.replace(" 0 0", " 5 2"), "quiet", "cannot exceed"),
         (START.replace(" 0 0", " 0 01"), "ply", "whole number"),
         (START.replace(" 0,0 ", " 0,01 "), "castle-moves", "whole numbers"),
@@ -72,6 +77,12 @@ def test_malformed_strings_name_the_field(text, field, reason):
         Position.from_string(text)
     assert info.value.field == field
     assert reason in str(info.value)
+
+
+@pytest.mark.parametrize("text", [None, 123, b"camelot"])
+def test_a_position_string_that_is_no_text_is_refused(text):
+    with pytest.raises(PositionError, match="a position string is text"):
+        Position.from_string(text)
 
 
 def _start_with(field: int, value: str) -> str:

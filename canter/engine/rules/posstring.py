@@ -73,7 +73,7 @@ MAX_DIGITS = 12  # of a count in a position string: more is no game (and int() r
 
 def _whole(text: str) -> bool:
     """A whole number in its one spelling (no sign, no leading zero)."""
-    return text.isdecimal() and (text == "0" or not text.startswith("0"))
+    return text.isascii() and text.isdecimal() and (text == "0" or not text.startswith("0"))
 
 
 def _too_long(field: str, text: str) -> None:
@@ -84,6 +84,9 @@ def _too_long(field: str, text: str) -> None:
 
 def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Position:
     """The position a string describes, built on `new_position(variant)` (an empty board)."""
+    if not isinstance(text, str):
+        raise PositionError("variant", f"a position string is text, not "
+                            f"{type(text).__name__}")
     parts = text.split()
     if not parts:
         raise PositionError("variant", "the string is empty")
@@ -112,8 +115,8 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
     for rank, row in zip(ranks, rows, strict=True):
         cells = board.rank_cells(rank)
         i = 0
-        for token in re.findall(r"\d+|\D", row):
-            if token.isdecimal():
+        for token in re.findall(r"[0-9]+|[^0-9]", row):
+            if token.isascii() and token.isdecimal():
                 if token.startswith("0"):
                     # One spelling per position: no zero runs, no leading zeros.
                     raise PositionError("placement", f"rank {rank}: a run of empty cells "

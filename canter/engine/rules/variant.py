@@ -44,6 +44,23 @@ class Rules:
     CHOICES = {"repetition": ("auto", "claim", "off"), "no_move": ("lose", "pass"),
                "side_castles": ("closed", "own")}
 
+    def __post_init__(self) -> None:
+        # Rulings built directly (not through `with_option`) are held to the same values:
+        # a misspelt choice or a negative limit would otherwise referee another game.
+        for name, allowed in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not "
+                                 f"{value!r}")
+        limit = self.quiet_limit
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError(f"quiet_limit must be a whole number, 0 (off) or more, not "
+                             f"{limit!r}")
+        for name in ("exit_duty_persists", "parker_1887"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not "
+                                 f"{getattr(self, name)!r}")
+
     @classmethod
     def for_variant(cls, variant: Variant) -> Rules:
         return variant.default_rules
