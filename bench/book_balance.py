@@ -119,6 +119,14 @@ def main(argv: list[str] | None = None) -> int:
                         "destroy it")
         try:
             check_output_file(args.write)
+            # Only a book replaces a book: the first line of canter's openings files
+            # (the built-in books, make_book.py's, this script's own) says what it is.
+            from canter.adapters.files import check_own_file
+
+            check_own_file(args.write, (b"# canter's ", *(f"# {v}: ".encode()
+                                                        for v in VARIANT_NAMES)),
+                           "an openings file (its first line '# canter's ...' or "
+                           "'# VARIANT: ...')")
         except OutputPathError as exc:
             p.error(f"--write {exc}")
     try:

@@ -262,6 +262,27 @@ TUNED_FIELDS = ("man", "knight", "advance", "race", "defence", "cohesion", "hang
                 "tempo", "race_step", "defended", "chain", "threat1", "threat2", "pair_race")
 
 
+def _weights_file_or_none(path: str) -> bool:
+    """May `--out` replace the file at `path`? Only if there is none, it is empty, or it
+    is a weights file: a JSON object whose keys are evaluation weights (this script's
+    own output, or an EvalFile)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return True  # (check_output_file and the write itself say what is wrong)
+    if not data.strip():
+        return True
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    names = {f.name for f in fields(Weights)}
+    return isinstance(value, dict) and set(value) <= names
+
+
 def tuned_json(weights: Weights, game: Weights | None = None) -> dict[str, object]:
     """The tuned fields, and any other field where `weights` differs from the game's own
     (`game`: a --start file's `race_pieces`, say, which shaped the fit and must go with
@@ -309,6 +330,10 @@ def main() -> None:
             check_output_file(a.out)
         except OutputPathError as exc:
             ap.error(f"--out {exc}")
+        if not _weights_file_or_none(a.out):
+            ap.error(f"--out {a.out} exists and is not a weights file (a JSON object of "
+                     "evaluation weights); it is left as it is: give another file, or "
+                     "remove it first")
     frozen = tuple(filter(None, a.freeze.split(",")))
     for name in frozen:
         if name not in TERM_NAMES:
@@ -326,6 +351,9 @@ def main() -> None:
     games = len({g for g, _, _ in samples})
     log(f"{len(samples)} positions from {games} games: {len(train)} to fit, {len(valid)} "
         f"held out ({time.time() - started:.0f} s to read)")
+    if not train:
+        sys.exit(f"Error: {a.data}: no position to fit (a data file of bench/texel_data.py "
+                 "holds one per line): nothing was tuned or written")
     start = [float(x) for x in term_weights(base)]
     three = variant.nseats > 2 and not variant.is_team_game
     k, bias = fit_scale(train, start, offset=three)

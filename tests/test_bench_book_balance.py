@@ -148,3 +148,21 @@ def test_the_book_is_never_written_over_an_input(records, tmp_path) -> None:
         book_balance.main([str(records), "--write", str(records)])
     assert exit_info.value.code == 2
     assert records.read_bytes() == before
+
+
+def test_the_book_replaces_only_an_openings_file(records, tmp_path, capsys) -> None:
+    """A file of the user's under `--write` is refused before any work and kept; a book
+    written before (its first line says so) is replaced."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    with pytest.raises(SystemExit) as exit_info:
+        book_balance.main([str(records), "--write", str(notes)])
+    assert exit_info.value.code == 2
+    assert "is not an openings file" in capsys.readouterr().err
+    assert notes.read_text() == "my notes\n"
+    book = tmp_path / "book.txt"
+    assert book_balance.main([str(records), "--write", str(book)]) == 0
+    first = book.read_text()
+    assert first.startswith("# camelot: ")
+    assert book_balance.main([str(records), "--write", str(book)]) == 0  # its own: replaced
+    assert book.read_text() == first

@@ -439,3 +439,24 @@ def test_the_tuner_never_writes_its_weights_over_its_data(tmp_path, monkeypatch)
         texel_tune.main()
     assert exit_info.value.code == 2
     assert data.read_text() == "# game 0\n"
+
+
+def test_the_tuner_writes_no_weights_over_a_file_of_another_kind_nor_from_no_data(
+        tmp_path, monkeypatch, capsys):
+    mine = tmp_path / "mine.json"
+    mine.write_text('{"my": "weights"}\n')
+    data = tmp_path / "data.texel"
+    data.write_text("")
+    monkeypatch.setattr(sys, "argv", ["texel_tune.py", str(data), "--out", str(mine)])
+    with pytest.raises(SystemExit) as exit_info:
+        texel_tune.main()
+    assert exit_info.value.code == 2 and "is not a weights file" in capsys.readouterr().err
+    assert mine.read_text() == '{"my": "weights"}\n'
+    out = tmp_path / "w.json"
+    monkeypatch.setattr(sys, "argv", ["texel_tune.py", str(data), "--variant", "camette",
+                                      "--iterations", "1", "--out", str(out)])
+    with pytest.raises(SystemExit) as exit_info:
+        texel_tune.main()
+    assert "no position to fit" in str(exit_info.value.code)
+    assert not out.exists()
+
