@@ -18,6 +18,8 @@ import statistics
 import threading
 import time
 
+from benchargs import search_option
+
 from canter.engine.search.bench import BENCH_LINES, bench_positions
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
@@ -36,13 +38,8 @@ def positive_seconds(text: str) -> float:
 
 
 def switch(text: str) -> tuple[str, int]:
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not {text!r}")
-    try:
-        return name, int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{name}: expected an integer, not {value!r}") from None
+    """One search option, NAME=VALUE (a name the search knows, a value in its range)."""
+    return search_option(text)
 
 
 def depth_in(pos, seconds: float, options: dict, algorithm: str = "paranoid"):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 
+from benchargs import positive_int
+
 from canter.engine.search.alphabeta import switch_changes
 from canter.engine.search.bench import bench_positions
 from canter.engine.search.limits import Limits, StopFlag
@@ -49,7 +51,7 @@ def nodes_to(depth: int, switches: dict[str, int]) -> dict[str, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("depth", type=int, nargs="?", default=3)
+    ap.add_argument("depth", type=positive_int, nargs="?", default=3)
     ap.add_argument("--switch", type=switch_set, action="append", metavar="NAME=VALUE,...",
                     help="a set of search switches for one row (repeatable; default: "
                          + "; ".join(SWITCH_SETS) + ")")

@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from multiprocessing import Pool
 
+from benchargs import positive_int
 from selfplay import GreedyPlayer, SearchPlayer
 
 from canter.engine import Position, get_variant
@@ -58,9 +59,9 @@ def _game(args) -> list[tuple[str, int, int]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--nodes", type=int, default=1500)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--games", type=positive_int, default=20)
+    ap.add_argument("--nodes", type=positive_int, default=1500)
+    ap.add_argument("--jobs", type=positive_int, default=2)
     a = ap.parse_args()
     seen, hits = Counter(), Counter()
     with Pool(a.jobs) as pool:

@@ -23,6 +23,8 @@ import sys
 import time
 from multiprocessing import Pool
 
+from benchargs import positive_int, search_options, variant
+
 from canter.engine import Position, get_variant
 from canter.engine.search.evaluate import _distances
 from canter.engine.search.limits import Limits, StopFlag
@@ -140,7 +142,7 @@ def _searcher(nodes: int, spec: str) -> SearchPlayer:
     """A tournament entrant: an algorithm, optionally with search options after a colon
     (`brs:oppk=3`)."""
     name, _, options = spec.partition(":")
-    return SearchPlayer(nodes, name, options=_options(options.replace("/", ",")))
+    return SearchPlayer(nodes, name, options=search_options(options.replace("/", ",")))
 
 
 def _assignments(n: int, algos: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -152,41 +154,43 @@ def _assignments(n: int, algos: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [c for c in out if len(set(c)) == len(algos)]
 
 
-def _options(text: str) -> dict:
-    out = {}
-    for item in filter(None, text.split(",")):
-        k, v = item.split("=")
-        out[k] = int(v)
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="camelot")
+    ap.add_argument("--variant", type=variant, default="camelot")
     ap.add_argument("--opponent", choices=("random", "greedy", "ablation", "algorithms"),
                     default="random")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--games", type=positive_int, default=100)
+    ap.add_argument("--nodes", type=positive_int, default=1000)
     ap.add_argument("--algorithms", default="paranoid,brs",
                     help="--opponent algorithms: the three-seat searches that meet, each "
                          "with options after a colon if wanted (brs:oppk=3/qdepth=4)")
-    ap.add_argument("--depth", type=int, default=None,
+    ap.add_argument("--depth", type=positive_int, default=None,
                     help="also limit the tested searcher to this depth")
-    ap.add_argument("--off", default="", help="ablation: search options, e.g. qdepth=2")
+    ap.add_argument("--off", type=search_options, default={},
+                    help="ablation: search options, e.g. qdepth=2")
     ap.add_argument("--opening", type=int, default=None,
                     help="random plies before the game (default 0 vs random, else 2)")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=positive_int, default=2)
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
-    ap.add_argument("--base", default="", help="search options of the tested build")
+    ap.add_argument("--base", type=search_options, default={},
+                    help="search options of the tested build")
     ap.add_argument("--algorithm", default="paranoid", choices=("paranoid", "brs", "brs+"),
                     help="three-seat search of the tested build")
     ap.add_argument("--show-losses", action="store_true",
                     help="print how every game the searcher did not win ended")
     a = ap.parse_args()
-    off, base = _options(a.off), _options(a.base)
+    off, base = a.off, a.base
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
     algos = tuple(a.algorithms.split(","))
+    for spec in algos:  # checked here, not in a worker halfway through the games
+        name, _, options = spec.partition(":")
+        if name not in ("paranoid", "brs", "brs+", "maxn"):
+            ap.error(f"--algorithms: no search '{name}' (paranoid, brs, brs+, maxn)")
+        try:
+            search_options(options.replace("/", ","))
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"--algorithms: {spec}: {exc}")
     jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm, a.depth, algos)
             for i in range(a.first, a.first + a.games)]
     started = time.time()

@@ -30,6 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchargs import positive_int, search_option
+
 from canter.engine.search.bench import BENCH_LINES, bench_positions  # noqa: E402
 from canter.engine.search.limits import Limits, StopFlag  # noqa: E402
 from canter.engine.search.searcher import Searcher  # noqa: E402
@@ -68,18 +70,26 @@ def run(threads: int, positions: list, depths: list[int],
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--threads", default="1,2", help="Threads values, comma-separated")
-    ap.add_argument("--depth", type=int, default=4, help="depth for the two-seat positions")
-    ap.add_argument("--tri-depth", type=int, default=5, help="depth for Tri-Camelot")
-    ap.add_argument("--rounds", type=int, default=1, help="runs of every Threads value, "
+    ap.add_argument("--depth", type=positive_int, default=4,
+                    help="depth for the two-seat positions")
+    ap.add_argument("--tri-depth", type=positive_int, default=5, help="depth for Tri-Camelot")
+    ap.add_argument("--rounds", type=positive_int, default=1,
+                    help="runs of every Threads value, "
                     "interleaved (1 2 1 2 ...) so that load changes hit both alike")
     ap.add_argument("--all", action="store_true", help="every bench position, not only the "
                     "Camelot and Tri-Camelot ones")
     ap.add_argument("--rows", action="store_true", help="one line per position too")
-    ap.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE",
+    ap.add_argument("--switch", type=search_option, action="append", default=[],
+                    metavar="NAME=VALUE",
                     help="a search switch (Search.options), e.g. smp=2 for the helpers")
     args = ap.parse_args()
-    switches = {k: int(v) for k, v in (s.split("=", 1) for s in args.switch)}
-    counts = [int(t) for t in args.threads.split(",")]
+    switches = dict(args.switch)
+    try:
+        counts = [positive_int(t) for t in args.threads.split(",")]
+    except argparse.ArgumentTypeError as exc:
+        ap.error(f"--threads: {exc} (Threads values, comma-separated, e.g. 1,2)")
+    if max(counts) > 64:
+        ap.error("--threads: at most 64 (the engine's Threads option)")
     names = [name for name, _ in BENCH_LINES]
     chosen = [i for i, n in enumerate(names) if args.all or n in ("camelot", "tri-camelot")]
     positions = [bench_positions()[i] for i in chosen]

@@ -1,0 +1,73 @@
+"""Argument types the bench scripts share, so that a mistyped argument is one `error:`
+line from argparse (status 2) before any work, never a traceback after it."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+
+from canter.engine import VARIANT_NAMES
+from canter.engine.search.alphabeta import SWITCHES
+
+# The search's own options: the switches an engine takes from outside, and those only a
+# script sets on a searcher it built (oppk: opponent moves, read: reading opponents, smp:
+# helper variety, stage: killer staging, tables: endgame tables) -> the most each takes.
+SEARCH_OPTIONS = {**SWITCHES, "oppk": 64, "read": 1, "smp": 3, "stage": 1, "tables": 1}
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (a count, a depth, a node limit)."""
+    if not text.strip().isascii() or not text.strip().isdecimal() or len(text.strip()) > 12:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+    return value
+
+
+def variant(text: str) -> str:
+    if text not in VARIANT_NAMES:
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r} (known: "
+                                         f"{', '.join(VARIANT_NAMES)})")
+    return text
+
+
+def existing_file(text: str) -> str:
+    if not os.path.isfile(text):
+        why = "a folder" if os.path.isdir(text) else "no such file"
+        raise argparse.ArgumentTypeError(f"{text}: {why}")
+    return text
+
+
+def search_options(text: str) -> dict[str, int]:
+    """`name=value` pairs joined by commas or spaces (an empty text is none)."""
+    out: dict[str, int] = {}
+    for item in text.replace(",", " ").split():
+        name, value = search_option(item)
+        out[name] = value
+    return out
+
+
+def search_option(text: str) -> tuple[str, int]:
+    """One `name=value` of the search's options, its name known and its value in range."""
+    name, sep, value = text.partition("=")
+    if name not in SEARCH_OPTIONS:
+        raise argparse.ArgumentTypeError(f"unknown search option {name!r} (known: "
+                                         f"{', '.join(sorted(SEARCH_OPTIONS))})")
+    most = SEARCH_OPTIONS[name]
+    if not sep or not value.isascii() or not value.isdecimal() or int(value) > most:
+        raise argparse.ArgumentTypeError(f"{name} takes a whole number from 0 to {most}, "
+                                         f"as {name}=1, not {text!r}")
+    return name, int(value)

@@ -1,0 +1,63 @@
+"""The bench scripts' shared argument types, and scripts refusing bad arguments with one
+`error:` line before any work (an unknown switch was ignored, a limit of 0 ran for ever)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import benchargs  # noqa: E402
+
+
+def test_counts_and_seconds():
+    assert benchargs.positive_int("12") == 12
+    assert benchargs.positive_float("0.25") == 0.25
+    for bad in ("0", "-3", "x", "1.5", "\uff11", "9" * 13, ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            benchargs.positive_int(bad)
+    for bad in ("0", "-1", "nan", "inf", "soon"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            benchargs.positive_float(bad)
+
+
+def test_search_options_are_known_and_in_range():
+    assert benchargs.search_options("qdepth=2,killers=0 oppk=3") == {
+        "qdepth": 2, "killers": 0, "oppk": 3}
+    assert benchargs.search_options("") == {}
+    for bad, needle in (("bogus=1", "unknown search option 'bogus'"),
+                        ("lmr", "lmr takes a whole number from 0 to 1"),
+                        ("lmr=2", "from 0 to 1"), ("qdepth=x", "from 0 to 32")):
+        with pytest.raises(argparse.ArgumentTypeError, match=needle):
+            benchargs.search_options(bad)
+
+
+def test_variant_and_file():
+    assert benchargs.variant("tri-camelot") == "tri-camelot"
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown variant 'camelott'"):
+        benchargs.variant("camelott")
+    with pytest.raises(argparse.ArgumentTypeError, match="no such file"):
+        benchargs.existing_file(str(BENCH / "nothing.pgn"))
+    with pytest.raises(argparse.ArgumentTypeError, match="a folder"):
+        benchargs.existing_file(str(BENCH))
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["selfplay.py", "--off", "bogus=1"], "unknown search option 'bogus'"),
+    (["selfplay.py", "--games", "0"], "--games: expected a whole number of at least 1"),
+    (["depth_in_time.py", "0.1", "--switch", "bogus=1"], "unknown search option"),
+    (["threads.py", "--depth", "0"], "--depth: expected a whole number"),
+    (["ordering_nodes.py", "0"], "depth: expected a whole number"),
+    (["read_rate.py", "--nodes", "0"], "--nodes: expected a whole number"),
+])
+def test_scripts_refuse_bad_arguments_before_any_work(args, needle):
+    done = subprocess.run([sys.executable, str(BENCH / args[0]), *args[1:]],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert needle in done.stderr and "Traceback" not in done.stderr
