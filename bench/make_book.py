@@ -24,6 +24,8 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 
+import benchargs
+
 from canter.engine import Position, format_move, parse_move
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
@@ -34,6 +36,7 @@ PLIES = 2
 PLIES_OF = {"grand-cam": 4}
 DEPTH = {"cam": 5, "camette": 7, "chivalry": 3, "grand-cam": 4}
 EDGE = 100  # centipawns: a Man
+EXHAUSTED = 10_000  # repeated draws in a row after which no new start is looked for
 
 
 def level(pos: Position, depth: int, searcher: Searcher) -> bool:
@@ -50,7 +53,10 @@ def candidates(variant: str, plies: int, seed: str) -> Iterator[list[str]]:
     """Distinct random starts of `plies` plies, in the order the seed gives them."""
     rng = random.Random(seed)
     seen: set[tuple[str, ...]] = set()
-    while True:
+    misses = 0
+    # Draws that only repeat starts already seen: past this many in a row, the starts
+    # are taken to be all found (a short game or few plies has few), and the run ends.
+    while misses < max(EXHAUSTED, 20 * len(seen)):
         pos = Position.start(variant)
         line = []
         for _ in range(plies):
@@ -61,9 +67,12 @@ def candidates(variant: str, plies: int, seed: str) -> Iterator[list[str]]:
             line.append(format_move(pos.variant, move))
             pos.push(move)
         key = tuple(line)
-        if key not in seen:
-            seen.add(key)
-            yield line
+        if key in seen:
+            misses += 1
+            continue
+        misses = 0
+        seen.add(key)
+        yield line
 
 
 _worker: tuple[str, int, Searcher] | None = None
@@ -118,15 +127,15 @@ def book(variant: str, count: int = COUNT, plies: int | None = None,
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("variant")
-    parser.add_argument("count", nargs="?", type=int, default=COUNT,
+    parser.add_argument("variant", type=benchargs.variant)
+    parser.add_argument("count", nargs="?", type=benchargs.positive_int, default=COUNT,
                         help=f"openings to write (default {COUNT})")
-    parser.add_argument("--plies", type=int,
+    parser.add_argument("--plies", type=benchargs.positive_int,
                         help="random plies from the start (default 2; Grand Cam 4)")
-    parser.add_argument("--depth", type=int,
+    parser.add_argument("--depth", type=benchargs.positive_int,
                         help="depth of the search that checks a start is level "
                              "(default per game: 3 in Camelot)")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=benchargs.positive_int, default=1,
                         help="searches at once (the book is the same whatever the number)")
     args = parser.parse_args(argv)
     variant = args.variant
@@ -136,15 +145,22 @@ def main(argv: list[str] | None = None) -> None:
     title = v.name.title().replace("-", " ")
     colours = ("on both sides" if v.is_team_game else
                "in every seat rotation" if v.nseats > 2 else "with both colours")
-    print(f"# canter's {title} openings: {args.count} distinct random {plies}-ply starts that "
-          f"a depth-{depth}\n# search finds level (bench/make_book.py). A match plays each "
-          f"of them\n# {colours} (docs/arbiter.md).")
+
     def progress(kept: int, examined: int) -> None:
         if kept == args.count or (examined % 100 == 0):
             print(f"\r{kept} of {args.count} kept, {examined} starts examined",
                   end="\n" if kept == args.count else "", file=sys.stderr, flush=True)
 
-    for line in book(variant, args.count, args.plies, args.depth, args.jobs, progress):
+    lines = book(variant, args.count, args.plies, args.depth, args.jobs, progress)
+    if len(lines) < args.count:
+        print(f"\nonly {len(lines)} level starts of {plies} plies exist (found after every "
+              f"start was drawn): the book holds {len(lines)}, not {args.count}",
+              file=sys.stderr)
+    # The header, then the book, written once it is whole: the header's count is the book's.
+    print(f"# canter's {title} openings: {len(lines)} distinct random {plies}-ply starts "
+          f"that a depth-{depth}\n# search finds level (bench/make_book.py). A match plays "
+          f"each of them\n# {colours} (docs/arbiter.md).")
+    for line in lines:
         print(" ".join(line))
 
 

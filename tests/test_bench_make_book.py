@@ -41,3 +41,14 @@ def test_a_start_a_search_finds_lost_is_left_out() -> None:
     lost = Position.from_string(
         "camelot 2/8/10/12/12/2BbbbbbbB2/3BbbbbB3/12/12/12/2W6W2/12/12/10/8/2 w 0,0 - - 0 0")
     assert not make_book.level(lost, 2, searcher)
+
+
+def test_a_book_asked_for_more_starts_than_exist_ends_with_all_there_are(capsys) -> None:
+    """Camette has 22 first moves: asking for 100,000 one-ply starts ends (it drew for
+    ever) with the level ones, and the header counts what the book holds."""
+    make_book.main(["camette", "100000", "--plies", "1", "--depth", "1"])
+    out, err = capsys.readouterr()
+    lines = [line for line in out.splitlines() if not line.startswith("#")]
+    assert 0 < len(lines) <= 22 and len(set(lines)) == len(lines)
+    assert f"openings: {len(lines)} distinct random 1-ply starts" in out
+    assert f"the book holds {len(lines)}, not 100000" in err
