@@ -13,6 +13,8 @@ import argparse
 import sys
 import time
 
+from benchargs import positive_int
+
 from canter.adapters.arbiter.engines import EngineSpec
 from canter.adapters.arbiter.game import (
     Adjudication,
@@ -27,10 +29,10 @@ from canter.adapters.arbiter.tc import TimeControl
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=4)
-    p.add_argument("--maxplies", type=int, default=120)
+    p.add_argument("--games", type=positive_int, default=4)
+    p.add_argument("--maxplies", type=positive_int, default=120)
     p.add_argument("--variant", default="camelot", choices=["camelot", "tri-camelot"])
-    p.add_argument("--depth", type=int, default=1)
+    p.add_argument("--depth", type=positive_int, default=1)
     args = p.parse_args()
     seats = 2 if args.variant == "camelot" else 3
     control = TimeControl.parse("600+1").with_limits(depth=args.depth)

@@ -37,6 +37,13 @@ def positive_float(text: str) -> float:
     return value
 
 
+def seconds_or_none(text: str) -> float:
+    """A finite number of seconds, 0 or more (0: the step is left out)."""
+    if text.strip() in ("0", "0.0"):
+        return 0.0
+    return positive_float(text)
+
+
 def variant(text: str) -> str:
     if text not in VARIANT_NAMES:
         raise argparse.ArgumentTypeError(f"unknown variant {text!r} (known: "
@@ -71,3 +78,10 @@ def search_option(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{name} takes a whole number from 0 to {most}, "
                                          f"as {name}=1, not {text!r}")
     return name, int(value)
+
+
+def existing_path(text: str):
+    """An existing file, as a Path."""
+    from pathlib import Path
+
+    return Path(existing_file(text))

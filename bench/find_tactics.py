@@ -52,6 +52,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from benchargs import existing_file, positive_float, seconds_or_none
 from late_losses import LOSER_INDEX, score_in_men
 
 from canter.adapters.client import Engine, Info, Limit
@@ -275,11 +276,13 @@ def already(path: str) -> set[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="+", help="game-record files to take positions from")
-    parser.add_argument("--screen", type=float, default=0.3,
+    parser.add_argument("games", nargs="+", type=existing_file,
+                        help="game-record files to take positions from")
+    parser.add_argument("--screen", type=seconds_or_none, default=0.3,
                         help="screening search, seconds (0: none, every position gets --st)")
-    parser.add_argument("--st", type=float, default=60.0, help="first search, seconds")
-    parser.add_argument("--verify", type=float, default=120.0, help="second search, seconds")
+    parser.add_argument("--st", type=positive_float, default=60.0, help="first search, seconds")
+    parser.add_argument("--verify", type=positive_float, default=120.0,
+                        help="second search, seconds")
     parser.add_argument("--gain", type=int, default=150, help="centipawns won at least")
     parser.add_argument("--gap", type=int, default=150, help="over the second move, at least")
     parser.add_argument("--skip", type=int, default=6, help="opening plies left out")
@@ -306,6 +309,14 @@ def main() -> None:
     if args.max_positions < 0 or args.screen < 0:
         parser.error("--max-positions and --screen cannot be negative")
 
+    from canter.adapters.files import OutputPathError, check_output_file
+
+    for option, path in (("--out", args.out), ("--seen", args.seen)):
+        if path:  # appended to after each position: said now, not after the first search
+            try:
+                check_output_file(path)
+            except OutputPathError as exc:
+                parser.error(f"{option} {exc}")
     done = already(args.out) | already(args.seen)
     drops = (Drops(args.drop_high, args.drop_low, args.drop_within) if args.drops
              else None)
@@ -313,6 +324,10 @@ def main() -> None:
             if p[0] not in done]
     if args.max_positions:
         todo = todo[:args.max_positions]
+    if not todo:
+        what = "new " if done else ""
+        raise SystemExit(f"Error: no {what}position to examine in {', '.join(args.games)} "
+                         "(game records of the game, past --skip plies)")
     passed = candidates = found = 0
     started = time.monotonic()
     margin = max(5.0, args.verify, args.st)

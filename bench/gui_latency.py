@@ -62,6 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from benchargs import positive_int  # noqa: E402
 from guiserver import SCRIPTED, GuiServer  # noqa: E402
 
 TARGET_GOAL_MS = 50.0
@@ -358,7 +359,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description="Latency of canter gui in headless Chromium: click -> targets, "
                     "move -> reply (net of the engine), info throttling.")
-    parser.add_argument("--runs", type=int, default=30, help="measured moves (default 30)")
+    parser.add_argument("--runs", type=positive_int, default=30, help="measured moves (default 30)")
     parser.add_argument("--variant", default="camelot", choices=["camelot", "tri-camelot"])
     parser.add_argument("--seed", type=int, default=1, help="seed of the human's move choice")
     args = parser.parse_args()

@@ -26,6 +26,8 @@ import argparse
 import math
 import sys
 
+from benchargs import existing_file
+
 from canter.adapters.records.format import ReplayError, game_positions, read_games_file
 from canter.engine.search.evaluate import Evaluator
 
@@ -125,7 +127,8 @@ def fit(rows: list[tuple[list[float], int]]) -> tuple[list[float], list[float], 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("records", nargs="+", help="game records (PGN-style, three seats)")
+    ap.add_argument("records", nargs="+", type=existing_file,
+                    help="game records (PGN-style, three seats)")
     ap.add_argument("--plies", default="30,42",
                     help="plies at which positions are taken, by commas (default 30,42)")
     args = ap.parse_args(argv)

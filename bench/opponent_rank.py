@@ -22,6 +22,8 @@ import argparse
 import sys
 from collections import Counter
 
+from benchargs import existing_file
+
 from canter.adapters.records.format import ReplayError, game_positions, read_games_file
 from canter.engine import get_variant
 from canter.engine.search.evaluate import Evaluator, _distances
@@ -56,7 +58,7 @@ def static_order(pos, legal: list, seat: int, ev: Evaluator) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", nargs="+", help="Tri-Camelot game records")
+    parser.add_argument("records", nargs="+", type=existing_file, help="Tri-Camelot game records")
     parser.add_argument("--games", type=int, default=0, help="read at most N games (0: all)")
     parser.add_argument("--static", action="store_true",
                         help="also rank by the static score after each move (slow)")

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from benchargs import positive_int
+
 # Chivalry, White to move and bound to capture: 6,691 legal moves, made from many more
 # routes (about 0.3 s to generate on the machine of docs/search.md).
 DENSE = ("chivalry 2/bb6/1w4W3/bb4b1wb2/5BWwb5/6bb3b2/1bb1b2b6/3b1b3b1b2/1Bbbbb1B2B2b/"
@@ -77,11 +79,14 @@ def measure(cmd: list[str], runs: int) -> dict[str, list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--runs", type=positive_int, default=10)
     parser.add_argument("--cmd", default=None, help="engine command (default: python -m canter)")
     args = parser.parse_args()
     cmd = shlex.split(args.cmd) if args.cmd else [sys.executable, "-m", "canter"]
-    results = measure(cmd, args.runs)
+    try:
+        results = measure(cmd, args.runs)
+    except OSError as error:  # a command that cannot be started
+        raise SystemExit(f"Error: --cmd {' '.join(cmd)}: {error.strerror or error}") from None
     print(f"engine: {' '.join(cmd)}   runs: {args.runs}")
     for name, values in results.items():
         ms = sorted(v * 1000 for v in values)

@@ -34,8 +34,8 @@ import shlex
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
+from benchargs import existing_path, positive_float
 from find_tactics import already, read
 from tactics import Entry, same_move, suite_entries
 
@@ -77,8 +77,8 @@ def part(text: str) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("suite", type=Path, help="a suite file (bench/tactics-*.txt)")
-    parser.add_argument("--st", type=float, default=60.0, help="seconds per position")
+    parser.add_argument("suite", type=existing_path, help="a suite file (bench/tactics-*.txt)")
+    parser.add_argument("--st", type=positive_float, default=60.0, help="seconds per position")
     parser.add_argument("--sample", type=int, default=0,
                         help="check this many positions drawn at random (0: all)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the --sample draw")
@@ -97,6 +97,14 @@ def main() -> None:
     if args.sample < 0:
         parser.error("--sample cannot be negative")
 
+    from canter.adapters.files import OutputPathError, check_output_file
+
+    for option, path in (("--out", args.out), ("--seen", args.seen)):
+        if path:  # appended to after each position: said now, not after the first search
+            try:
+                check_output_file(path)
+            except OutputPathError as exc:
+                parser.error(f"{option} {exc}")
     lines = suite_entries(args.suite)
     todo = to_check(lines, args.sample, args.seed, args.part,
                     already(args.out) | already(args.seen))

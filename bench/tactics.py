@@ -18,9 +18,10 @@ import shlex
 import sys
 from pathlib import Path
 
+from benchargs import existing_path, positive_float
 from strength import option_pairs
 
-from canter.adapters.client import Engine, Limit
+from canter.adapters.client import Engine, EngineError, Limit
 from canter.engine import Position, parse_move
 
 HERE = Path(__file__).resolve().parent
@@ -60,9 +61,9 @@ def same_move(position: str, a: str, b: str) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("suites", nargs="*", type=Path,
+    parser.add_argument("suites", nargs="*", type=existing_path,
                         help="suite files (default: bench/tactics-*.txt)")
-    parser.add_argument("--st", type=float, default=1.0, help="seconds per position")
+    parser.add_argument("--st", type=positive_float, default=1.0, help="seconds per position")
     parser.add_argument("--engine", default=f"{sys.executable} -m canter")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an engine option to set before the suite (repeatable)")
@@ -71,7 +72,11 @@ def main() -> None:
     suites = args.suites or sorted(HERE.glob("tactics-*.txt"))
     if not suites:
         raise SystemExit("no suite: give a file, or make one with bench/find_tactics.py")
-    with Engine.start(shlex.split(args.engine)) as engine:
+    try:
+        engine_cm = Engine.start(shlex.split(args.engine))
+    except (OSError, EngineError) as error:
+        raise SystemExit(f"Error: --engine {args.engine}: {error}") from None
+    with engine_cm as engine:
         try:
             engine.configure(options)
         except ValueError as error:

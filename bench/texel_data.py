@@ -34,6 +34,8 @@ import time
 from collections.abc import Iterator
 from multiprocessing import Pool
 
+from benchargs import existing_file, positive_int, variant
+
 from canter.adapters.records.format import (
     GameRecord,
     ReplayError,
@@ -198,16 +200,16 @@ def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="camelot")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--nodes", type=int, default=500, help="node limit per move")
+    ap.add_argument("--variant", type=variant, default="camelot")
+    ap.add_argument("--games", type=positive_int, default=100)
+    ap.add_argument("--nodes", type=positive_int, default=500, help="node limit per move")
     ap.add_argument("--out", required=True, help="data file (appended to)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the random openings")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=positive_int, default=1)
     ap.add_argument("--opening", type=int, default=4, help="random plies at the start")
     ap.add_argument("--book", type=int, default=8, help="plies not written at the start")
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
-    ap.add_argument("--records", nargs="+", metavar="PGN",
+    ap.add_argument("--records", nargs="+", type=existing_file, metavar="PGN",
                     help="take the positions from these game records instead of self-play")
     a = ap.parse_args()
     get_variant(a.variant)  # a bad name fails here, before any process starts

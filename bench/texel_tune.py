@@ -27,6 +27,9 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from operator import mul
 
+import benchargs
+from benchargs import existing_file, positive_int
+
 from canter.engine import Position, get_variant
 from canter.engine.search.evaluate import (
     TERM_NAMES,
@@ -301,9 +304,9 @@ def tuned_json(weights: Weights, game: Weights | None = None) -> dict[str, objec
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("data", help="a file from bench/texel_data.py")
-    ap.add_argument("--variant", default="camelot")
-    ap.add_argument("--iterations", type=int, default=300)
+    ap.add_argument("data", type=existing_file, help="a file from bench/texel_data.py")
+    ap.add_argument("--variant", type=benchargs.variant, default="camelot")
+    ap.add_argument("--iterations", type=positive_int, default=300)
     ap.add_argument("--rate", type=float, default=1.0, help="Adam step, in weight units")
     ap.add_argument("--holdout", type=float, default=0.1,
                     help="share of the games kept out of the fit (0 for none)")
@@ -344,7 +347,11 @@ def main() -> None:
         sys.stderr.flush()
 
     started = time.time()
-    samples = [s for s in read_samples(a.data)]
+    try:
+        samples = [s for s in read_samples(a.data)]
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        sys.exit(f"Error: {a.data}: not a data file of bench/texel_data.py ({exc}); nothing "
+                 "was tuned or written")
     train_s, valid_s = split(samples, a.holdout)
     ev = Evaluator(variant, base)
     train, valid = build(train_s, ev), build(valid_s, ev)

@@ -19,7 +19,15 @@ from selfplay import GreedyPlayer, RandomPlayer  # noqa: E402
 import canter.engine.search.searcher as searcher_module  # noqa: E402
 from canter.engine.search.limits import SearchInfo, SearchResult  # noqa: E402
 
+KINDS = ("random", "greedy")
 KIND = sys.argv[1] if len(sys.argv) > 1 else "random"
+if KIND in ("-h", "--help"):
+    print(__doc__.strip())
+    print(f"\nusage: python bench/weak_engine.py [{'|'.join(KINDS)}] (default random)")
+    sys.exit(0)
+if KIND not in KINDS or len(sys.argv) > 2:
+    sys.exit(f"weak_engine.py: error: expected one of {', '.join(KINDS)} (default random), "
+             f"not {' '.join(sys.argv[1:])!r}")
 
 
 class WeakSearcher(searcher_module.Searcher):
