@@ -320,14 +320,13 @@ def main() -> None:
     done = already(args.out) | already(args.seen)
     drops = (Drops(args.drop_high, args.drop_low, args.drop_within) if args.drops
              else None)
-    todo = [p for p in sample(args.games, args.skip, args.every, drops)
-            if p[0] not in done]
+    taken = sample(args.games, args.skip, args.every, drops)
+    if not taken:  # (all of them done already is a finished run, resumed: no error)
+        raise SystemExit(f"Error: no position to examine in {', '.join(args.games)} "
+                         "(game records, past --skip plies)")
+    todo = [p for p in taken if p[0] not in done]
     if args.max_positions:
         todo = todo[:args.max_positions]
-    if not todo:
-        what = "new " if done else ""
-        raise SystemExit(f"Error: no {what}position to examine in {', '.join(args.games)} "
-                         "(game records of the game, past --skip plies)")
     passed = candidates = found = 0
     started = time.monotonic()
     margin = max(5.0, args.verify, args.st)
