@@ -517,8 +517,9 @@ def test_a_file_of_several_games_loads_the_game_asked_for(tmp_path) -> None:
     child.sendline(f"load {record} 3")
     child.expect("the file holds 2 games, not 3")
     child.expect("white> ")
-    child.sendline(f"load {record} x")
-    child.expect(r"usage: load FILE \[N\]")
+    for bad in ("x", "\u00b2", "0x1"):
+        child.sendline(f"load {record} {bad}")
+        child.expect(r"usage: load FILE \[N\]")
     child.sendline("quit")
     assert finish(child) == 0
     bad = spawn("--load", str(record), "--game", "3")

@@ -222,6 +222,10 @@ def test_a_single_move_named_by_searchmoves_is_searched_to_the_depth_asked():
     _, infos = search(pos, depth=3, searchmoves=[move])
     assert [i.depth for i in infos] == [1, 2, 3]
     assert all(i.pv[0] == move for i in infos)
+    # One move a proof leaves (the searcher narrows the root itself) is no move to
+    # analyse: answered at once, as a single legal move is.
+    _, infos = search(pos, depth=3, searchmoves=[move], narrowed=True)
+    assert [i.depth for i in infos] == [1]
 
 
 # The single-reply shortcut reports an exact score when its move decides the game.

@@ -231,6 +231,12 @@ def test_svg_dir_removes_the_frames_of_an_earlier_longer_game(tmp_path) -> None:
     assert "removed 3 frames of an earlier drawing" in result.output
     assert "0099.svg" in result.output and "left as they are" in result.output
     assert (frames / "0099.svg").read_text() == "<svg>mine</svg>"
+    # A picture drawn with --svg into the folder, under a frame's name, is no frame: kept.
+    picture = frames / "100.svg"
+    assert runner.invoke(show, ["--svg", str(picture)]).exit_code == 0
+    again = runner.invoke(show, [str(short), "--svg-dir", str(frames)])
+    assert again.exit_code == 0, again.output
+    assert picture.exists() and "100.svg" in again.output  # named as not a frame
 
 
 def test_show_game_file(tmp_path) -> None:

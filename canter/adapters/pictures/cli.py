@@ -165,7 +165,7 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
             raise click.ClickException(f"cannot make the folder {svg_dir}: "
                                        f"{exc.strerror or exc}") from None
         for name, picture in zip(names, svg.game_svgs(start, moves, view), strict=True):
-            _write(name, picture)
+            _write(name, picture, FRAME_MARK)
         click.echo(f"wrote {len(frames)} SVG files to {svg_dir}", err=True)
         _remove_old_frames(svg_dir, names)
         wrote = True
@@ -248,21 +248,25 @@ def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | N
 # The mark of a picture or page written to a file, by which a later run knows the file as
 # its own to replace (any other file there is the user's, and is refused).
 MARK = "<!-- drawn by canter show -->"
+# A frame of --svg-dir carries a mark of its own, by which a later --svg-dir knows the
+# frames it may clear away, never a picture drawn with --svg into the same folder.
+FRAME_MARK = "<!-- drawn by canter show: a frame of --svg-dir -->"
 FRAME_NAME = re.compile(r"[0-9]{3,}\.svg")  # --svg-dir's frames: 000.svg, 001.svg, ...
 
 
-def _marked(text: str) -> str:
+def _marked(text: str, mark: str = MARK) -> str:
     head, newline, rest = text.partition("\n")
     if head.startswith("<!DOCTYPE"):  # (nothing may come before a doctype)
-        return f"{head}\n{MARK}\n{rest}"
-    return f"{MARK}\n{text}"
+        return f"{head}\n{mark}\n{rest}"
+    return f"{mark}\n{text}"
 
 
 def _check_own(option: str, path: str) -> None:
     from canter.adapters.files import OutputPathError, check_own_file
 
     try:
-        check_own_file(path, (MARK.encode(),), "a picture or page canter show drew")
+        check_own_file(path, (MARK.encode(), FRAME_MARK.encode()),
+                       "a picture or page canter show drew")
     except OutputPathError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
 
@@ -297,17 +301,17 @@ def _remove_old_frames(folder: str, written: list[str]) -> None:
 
 
 def _drawn_here(path: str) -> bool:
-    """Does the file carry canter show's mark (on its first or second line)?"""
+    """Is the file a frame --svg-dir drew (its mark on its first or second line)?"""
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError:
         return False
     lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
-    return any(line.startswith(MARK.encode()) for line in lines)
+    return any(line.startswith(FRAME_MARK.encode()) for line in lines)
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, text: str, mark: str = MARK) -> None:
     """Write a whole picture or page; a half-written file never replaces an old one."""
     from canter.adapters.files import replace_file
 
@@ -315,6 +319,6 @@ def _write(path: str, text: str) -> None:
         click.echo(text, nl=False)
         return
     try:
-        replace_file(path, _marked(text))
+        replace_file(path, _marked(text, mark))
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -523,7 +523,8 @@ class TerminalGame:
         return True
 
     def cmd_load(self, args: list[str]) -> bool:
-        if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()):
+        if len(args) not in (1, 2) or (len(args) == 2 and not (
+                args[1].isascii() and args[1].isdecimal() and len(args[1]) <= 9)):
             self.write("usage: load FILE [N] (N: which game of the file, from 1)")
             return False
         number = int(args[1]) if len(args) == 2 else 1

@@ -1192,10 +1192,12 @@ class Search:
             max_depth = min(max_depth, self.cycle * limits.mate + 1)
         if weak:
             max_depth = min(max_depth, 1 + skill // 3)
-        if len(moves) == 1 and not limits.searchmoves and not (limits.infinite or stop.pondering):
-            # One legal move: answered at once, but with a searched score (the move and
-            # the quiescence after it), not the static score of the position before it.
-            # A move named by `searchmoves` is one to analyse: it is searched as asked.
+        asked = bool(limits.searchmoves) and not limits.narrowed
+        if len(moves) == 1 and not asked and not (limits.infinite or stop.pondering):
+            # One legal move (or one a proof leaves): answered at once, but with a searched
+            # score (the move and the quiescence after it), not the static score of the
+            # position before it. A move a client named by `searchmoves` is one to
+            # analyse: it is searched as asked.
             max_depth = 1
         moves = self._order(pos, moves, self._tt_move(pos), 0)
         lines = [RootLine(m, i) for i, m in enumerate(moves)]

@@ -16,6 +16,9 @@ class Limits:
     infinite: bool = False
     mate: int | None = None  # find a win in at most this many own moves
     searchmoves: list | None = None  # list[Move] to restrict the root to
+    # The searcher narrowed `searchmoves` itself (to the moves a proof leaves), so they
+    # are not moves a client asked to have analysed.
+    narrowed: bool = False
     # Clocks per seat (seconds remaining / increment), moves to the next time control.
     time: dict[int, float] = field(default_factory=dict)
     inc: dict[int, float] = field(default_factory=dict)

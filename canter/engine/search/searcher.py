@@ -103,7 +103,7 @@ class Searcher:
             if isinstance(solved, SearchResult):
                 return solved
             if solved is not None:
-                limits = replace(limits, searchmoves=solved)
+                limits = replace(limits, searchmoves=solved, narrowed=True)
         self._use_overrides()
         self._search.endings = self.tables
         algorithm = self.algorithm if self.algorithm in ALGORITHMS else "paranoid"
