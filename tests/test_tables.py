@@ -442,6 +442,13 @@ def test_cli_probe_builds_only_a_small_plan_unless_told(tmp_path):
     out = CliRunner().invoke(tables_command, ["probe", full, "--no-build", "--dir",
                                               str(tmp_path)])
     assert out.exit_code == 1 and "no table" in out.output
+    # A damaged table under the class's name (its first line JSON) is no table: the plan
+    # is the same, and nothing is built.
+    stub = tmp_path / "camette-wKMMM-bKMMM.ctb"
+    stub.write_text('{"version": 0}\nx\n')
+    out = CliRunner().invoke(tables_command, ["probe", full, "--dir", str(tmp_path)])
+    assert out.exit_code == 1 and "building it means 25 classes" in out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [stub.name]
 
 
 @pytest.mark.parametrize(("name", "needle"), [

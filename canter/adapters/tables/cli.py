@@ -72,14 +72,24 @@ AUTO_BUILD_POSITIONS = 10_000_000
 BUILD_RATE = 3_000  # positions a second, for the estimate a refused probe gives
 
 
-def _to_build(wanted: list, store: Folder, force: bool) -> list:
+def _to_build(wanted: list, store: Folder, force: bool, successors: bool = False) -> list:
     """The classes a build of `wanted` writes: the wanted ones (all with `force`, else
-    the missing), and every missing class they need, smaller ones first."""
-    from canter.adapters.tables.store import is_table_file
+    the missing), and every missing class they need, smaller ones first. `successors`:
+    the classes one capture leads to from a wanted one are needed even where it has a
+    table (a probe values each move by them)."""
+    available = set(store.available())
 
-    # A file of another kind under a class's name hides nothing: the class is missing.
-    have = {key for key in store.available()
-            if not (store.file(key).is_file() and not is_table_file(store.file(key)))}
+    def have(key: str) -> bool:
+        # Only a table that loads counts: a damaged one, one of another format, or a file
+        # of another kind under the class's name is built again (or in the way).
+        if key not in available:
+            return False
+        data = store.load(key)
+        try:
+            return data is not None and Table.from_bytes(data, key) is not None
+        except TableError:
+            return False
+
     order: list = []
     seen: set[str] = set()
 
@@ -87,11 +97,13 @@ def _to_build(wanted: list, store: Folder, force: bool) -> list:
         if m.key in seen:
             return
         seen.add(m.key)
-        if m.key in have and not (named and force):
+        present = have(m.key)
+        if present and not (named and (force or successors)):
             return  # loaded, with what it needs
         for sub in m.subclasses():
             visit(sub, False)
-        order.append(m)
+        if not present or (named and force):
+            order.append(m)
 
     for m in wanted:
         visit(m, True)
@@ -208,7 +220,7 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--dir") from None
     if build_missing:
-        plan = _to_build([m], store, force=False)
+        plan = _to_build([m], store, force=False, successors=True)
         _check_targets(plan, store)
         size = sum(c.base_size for c in plan)
         if build_flag is None and size > AUTO_BUILD_POSITIONS:
