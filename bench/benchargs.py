@@ -68,8 +68,11 @@ def search_options(text: str) -> dict[str, int]:
 
 
 def search_option(text: str) -> tuple[str, int]:
-    """One `name=value` of the search's options, its name known and its value in range."""
+    """One `name=value` of the search's options, its name known and its value in range;
+    or `w_NAME=N`, an evaluation weight (Weights.NAME, a whole number, signed)."""
     name, sep, value = text.partition("=")
+    if name.startswith("w_"):
+        return _weight(name, sep, value, text)
     if name not in SEARCH_OPTIONS:
         raise argparse.ArgumentTypeError(f"unknown search option {name!r} (known: "
                                          f"{', '.join(sorted(SEARCH_OPTIONS))})")
@@ -85,3 +88,20 @@ def existing_path(text: str):
     from pathlib import Path
 
     return Path(existing_file(text))
+
+
+def _weight(name: str, sep: str, value: str, text: str) -> tuple[str, int]:
+    from dataclasses import fields
+
+    from canter.engine.search.evaluate import Weights
+
+    whole = [f.name for f in fields(Weights) if f.type in ("int", int)]
+    if name[2:] not in whole:
+        raise argparse.ArgumentTypeError(f"unknown weight {name!r} (w_ and one of: "
+                                         f"{', '.join(whole)})")
+    digits = value[1:] if value[:1] in "+-" else value
+    if not sep or not digits.isascii() or not digits.isdecimal() or len(digits) > 9:
+        raise argparse.ArgumentTypeError(f"{name} takes a whole number, as {name}=0, not "
+                                         f"{text!r}")
+    return name, int(value)
+

@@ -38,6 +38,18 @@ def test_search_options_are_known_and_in_range():
             benchargs.search_options(bad)
 
 
+def test_evaluation_weights_are_search_options_too():
+    """`--off w_hanging=0` (docs/search.md's weight screens) is a weight of the search's
+    evaluator: a known weight and a signed whole number."""
+    assert benchargs.search_options("w_hanging=0,w_race_step=-5") == {
+        "w_hanging": 0, "w_race_step": -5}
+    for bad, needle in (("w_nope=1", "unknown weight 'w_nope'"),
+                        ("w_race=1", "unknown weight"),  # (a tuple: no single number)
+                        ("w_hanging=x", "w_hanging takes a whole number")):
+        with pytest.raises(argparse.ArgumentTypeError, match=needle):
+            benchargs.search_options(bad)
+
+
 def test_variant_and_file():
     assert benchargs.variant("tri-camelot") == "tri-camelot"
     with pytest.raises(argparse.ArgumentTypeError, match="unknown variant 'camelott'"):
