@@ -496,3 +496,17 @@ def test_a_closed_standard_output_only_silences_the_progress_lines(tmp_path: Pat
     assert "Traceback" not in err and "Exception ignored" not in err
     assert len(read_games_file(str(pgn))) == 4
     assert json.loads(summary.read_text())["games_played"] == 4
+
+
+def test_a_run_started_with_standard_output_closed_plays_its_games(tmp_path: Path) -> None:
+    """`canter match ... >&-`: no stream for the progress lines (or for the engines'
+    pipes, which want one); the games are played and recorded all the same."""
+    pgn = tmp_path / "g.pgn"
+    command = " ".join([sys.executable, "-m", "canter", "match", "--engine",
+                        f"'{CANTER}'", "--engine", f"'{CANTER} name=b'", "--games", "2",
+                        "--depth", "1", "--pgn", str(pgn)])
+    done = subprocess.run(["sh", "-c", f"exec {command} >&-"], capture_output=False,
+                          stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(read_games_file(str(pgn))) == 2

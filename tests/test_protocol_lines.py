@@ -11,6 +11,7 @@ from canter.protocol.lines import (
     MAX_LINE,
     LineTooLong,
     echo,
+    error_text,
     printable,
     read_lines,
     split_at,
@@ -80,16 +81,33 @@ def test_echo_escapes_controls_and_cuts_long_text():
 @given(st.text(max_size=300), st.integers(min_value=8, max_value=100))
 def test_echo_is_cut_to_the_limit_as_written_and_never_inside_an_escape(text, limit):
     quoted = echo(text, limit)
-    body = quoted.removesuffix("...")
-    assert quoted.isascii() and quoted.isprintable()
-    assert len(body) <= limit
     whole = printable(text)
-    assert whole.startswith(body)
-    if body != whole:  # cut: at an escape's edge, and as late as the limit allows
-        assert quoted.endswith("...")
-        kept = [k for k in range(len(text)) if printable(text[:k]) == body]
-        assert len(kept) == 1  # the characters kept, escaped, are the body exactly
-        assert len(body) + len(printable(text[kept[0]])) > limit
+    assert quoted.isascii() and quoted.isprintable()
+    if len(whole) <= limit:  # short enough as written: nothing cut (even text ending '...')
+        assert quoted == whole
+        return
+    assert quoted.endswith("...")
+    body = quoted[:-3]
+    assert len(body) <= limit and whole.startswith(body)
+    kept = [k for k in range(len(text)) if printable(text[:k]) == body]
+    assert len(kept) == 1  # the characters kept, escaped, are the body exactly
+    assert len(body) + len(printable(text[kept[0]])) > limit  # cut as late as it may be
+
+
+def test_echo_keeps_text_of_its_own_that_ends_in_dots():
+    assert echo("a...", 8) == "a..."
+
+
+def test_error_text_escapes_quoted_text_before_cutting_it_and_cuts_it_once():
+    from canter.engine.rules.text import QUOTE_LIMIT
+
+    face = "\U0001f600"
+    line = error_text(f"unknown cell in '{face * 60}' here")
+    assert len(line) < 80 and line.endswith("...' here")
+    # a piece `echo` already cut is not cut again (it was: five dots)
+    once = error_text(f"unknown command '{echo('a' * 38 + chr(233))}' (send 'help')")
+    assert once == f"unknown command '{'a' * 38}...' (send 'help')"
+    assert len(echo(face * 60, QUOTE_LIMIT)) <= QUOTE_LIMIT + 3
 
 
 def test_split_at_is_case_insensitive():

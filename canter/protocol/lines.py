@@ -135,9 +135,18 @@ def error_text(message: str) -> str:
     become one space, client text the rules library quoted in full is cut to QUOTE_LIMIT
     characters, and everything is printable ASCII."""
     flat = " ".join(message.split())
-    flat = _QUOTED.sub(lambda m: m.group(0) if len(m.group(1)) <= QUOTE_LIMIT
-                       else "'" + m.group(1)[:QUOTE_LIMIT] + "...'", flat)
-    return printable(flat)
+    return printable(_QUOTED.sub(_quoted_piece, flat))
+
+
+def _quoted_piece(match: re.Match) -> str:
+    """A quoted piece escaped, then cut to QUOTE_LIMIT as written (as `echo` does); one
+    that `echo` already cut is left as it is, not cut a second time."""
+    piece = match.group(1)
+    shown = printable(piece)
+    if len(shown) <= QUOTE_LIMIT or (
+            shown == piece and piece.endswith("...") and len(piece) <= QUOTE_LIMIT + 3):
+        return f"'{shown}'"
+    return f"'{echo(piece, QUOTE_LIMIT)}'"
 
 
 def parse_whole(text: str) -> int:

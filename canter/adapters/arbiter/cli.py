@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shlex
 import signal
@@ -360,6 +361,10 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         identity["event"] = opts["event"]
     from canter.adapters.arbiter.output import ProgressOut
 
+    if sys.stdout is None:
+        # Started with standard output closed (`>&-`): the engines' pipes (pexpect) need
+        # a stream there, and the progress lines go nowhere.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (open for the run's life)
     out = ProgressOut(sys.stdout, f"canter {kind}")
     config = RunConfig(players, settings, jobs, openings, seats, opts["concurrency"],
                        opts["pgn"], opts["json_path"], sprt_params, out, opts["quiet"],
