@@ -105,3 +105,17 @@ def _weight(name: str, sep: str, value: str, text: str) -> tuple[str, int]:
                                          f"{text!r}")
     return name, int(value)
 
+
+def check_outputs(parser: argparse.ArgumentParser, outputs: tuple[tuple[str, str], ...]) -> None:
+    """Files a script appends to as it goes (option, path; an empty path is none): a folder
+    that is missing or a path that cannot be written is said before any work, not after
+    the first long search."""
+    from canter.adapters.files import OutputPathError, check_output_file
+
+    for option, path in outputs:
+        if path:
+            try:
+                check_output_file(path)
+            except OutputPathError as exc:
+                parser.error(f"{option} {exc}")
+

@@ -52,7 +52,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from benchargs import existing_file, positive_float, seconds_or_none
+from benchargs import check_outputs, existing_file, positive_float, seconds_or_none
 from late_losses import LOSER_INDEX, score_in_men
 
 from canter.adapters.client import Engine, Info, Limit
@@ -309,14 +309,7 @@ def main() -> None:
     if args.max_positions < 0 or args.screen < 0:
         parser.error("--max-positions and --screen cannot be negative")
 
-    from canter.adapters.files import OutputPathError, check_output_file
-
-    for option, path in (("--out", args.out), ("--seen", args.seen)):
-        if path:  # appended to after each position: said now, not after the first search
-            try:
-                check_output_file(path)
-            except OutputPathError as exc:
-                parser.error(f"{option} {exc}")
+    check_outputs(parser, (("--out", args.out), ("--seen", args.seen)))
     done = already(args.out) | already(args.seen)
     drops = (Drops(args.drop_high, args.drop_low, args.drop_within) if args.drops
              else None)

@@ -35,7 +35,7 @@ import sys
 import time
 from collections import Counter
 
-from benchargs import existing_path, positive_float
+from benchargs import check_outputs, existing_path, positive_float
 from find_tactics import already, read
 from tactics import Entry, same_move, suite_entries
 
@@ -97,14 +97,7 @@ def main() -> None:
     if args.sample < 0:
         parser.error("--sample cannot be negative")
 
-    from canter.adapters.files import OutputPathError, check_output_file
-
-    for option, path in (("--out", args.out), ("--seen", args.seen)):
-        if path:  # appended to after each position: said now, not after the first search
-            try:
-                check_output_file(path)
-            except OutputPathError as exc:
-                parser.error(f"{option} {exc}")
+    check_outputs(parser, (("--out", args.out), ("--seen", args.seen)))
     lines = suite_entries(args.suite)
     todo = to_check(lines, args.sample, args.seed, args.part,
                     already(args.out) | already(args.seen))

@@ -60,42 +60,40 @@ def test_variant_and_file():
         benchargs.existing_file(str(BENCH))
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["selfplay.py", "--off", "bogus=1"], "unknown search option 'bogus'"),
-    (["selfplay.py", "--games", "0"], "--games: expected a whole number of at least 1"),
-    (["depth_in_time.py", "0.1", "--switch", "bogus=1"], "unknown search option"),
-    (["threads.py", "--depth", "0"], "--depth: expected a whole number"),
-    (["ordering_nodes.py", "0"], "depth: expected a whole number"),
-    (["read_rate.py", "--nodes", "0"], "--nodes: expected a whole number"),
-    (["make_book.py", "camelott"], "unknown variant 'camelott'"),
-    (["tactics.py", "--st", "0"], "--st: expected a number above 0"),
-    (["tactics.py", "nothing.txt"], "nothing.txt: no such file"),
-    (["texel_tune.py", "nothing.texel"], "nothing.texel: no such file"),
-    (["arbiter_overhead.py", "--games", "0"], "--games: expected a whole number"),
-    (["find_tactics.py", "bench/records/chiv-race-tc.pgn", "--out", "/nonexistent/f.txt"],
+# (script and arguments, the status, what the error line says): 2 for an argument
+# argparse refuses, 1 for what is found wrong when the work starts.
+SCRIPT_ERRORS = [
+    (["selfplay.py", "--off", "bogus=1"], 2, "unknown search option 'bogus'"),
+    (["selfplay.py", "--games", "0"], 2, "--games: expected a whole number of at least 1"),
+    (["depth_in_time.py", "0.1", "--switch", "bogus=1"], 2, "unknown search option"),
+    (["threads.py", "--depth", "0"], 2, "--depth: expected a whole number"),
+    (["ordering_nodes.py", "0"], 2, "depth: expected a whole number"),
+    (["read_rate.py", "--nodes", "0"], 2, "--nodes: expected a whole number"),
+    (["make_book.py", "camelott"], 2, "unknown variant 'camelott'"),
+    (["tactics.py", "--st", "0"], 2, "--st: expected a number above 0"),
+    (["tactics.py", "nothing.txt"], 2, "nothing.txt: no such file"),
+    (["texel_tune.py", "nothing.texel"], 2, "nothing.texel: no such file"),
+    (["arbiter_overhead.py", "--games", "0"], 2, "--games: expected a whole number"),
+    (["find_tactics.py", "bench/records/chiv-race-tc.pgn", "--out", "/nonexistent/f.txt"], 2,
      "--out /nonexistent/f.txt: the folder /nonexistent does not exist"),
-    (["recheck_tactics.py", "bench/tactics-camelot.txt", "--out", "/nonexistent/f.txt"],
+    (["recheck_tactics.py", "bench/tactics-camelot.txt", "--out", "/nonexistent/f.txt"], 2,
      "--out /nonexistent/f.txt: the folder /nonexistent does not exist"),
-])
-def test_scripts_refuse_bad_arguments_before_any_work(args, needle):
-    done = subprocess.run([sys.executable, str(BENCH / args[0]), *args[1:]],
-                          capture_output=True, text=True, timeout=60, cwd=BENCH.parent)
-    assert done.returncode == 2, done.stderr
-    assert needle in done.stderr and "Traceback" not in done.stderr
-
-
-@pytest.mark.parametrize("args, needle", [
-    (["weak_engine.py", "greddy"], "expected one of random, greedy"),
-    (["protocol_latency.py", "--cmd", "/nonexistent/engine", "--runs", "1"],
+    (["weak_engine.py", "greddy"], 1, "expected one of random, greedy"),
+    (["protocol_latency.py", "--cmd", "/nonexistent/engine", "--runs", "1"], 1,
      "Error: --cmd /nonexistent/engine: No such file or directory"),
-    (["tactics.py", "--engine", "/nonexistent/engine"], "Error: --engine /nonexistent/engine"),
-    (["texel_tune.py", "bench/benchargs.py", "--variant", "camette"],
+    (["tactics.py", "--engine", "/nonexistent/engine"], 1,
+     "Error: --engine /nonexistent/engine"),
+    (["texel_tune.py", "bench/benchargs.py", "--variant", "camette"], 1,
      "not a data file of bench/texel_data.py"),
-    (["find_tactics.py", "bench/benchargs.py", "--out", "unused.txt"],
+    (["find_tactics.py", "bench/benchargs.py", "--out", "unused.txt"], 1,
      "no position to examine in bench/benchargs.py"),
-])
-def test_scripts_stop_with_one_error_line_not_a_traceback(args, needle):
+]
+
+
+@pytest.mark.parametrize("args, status, needle", SCRIPT_ERRORS,
+                         ids=[" ".join(c[0]) for c in SCRIPT_ERRORS])
+def test_scripts_stop_with_one_error_line_before_any_work(args, status, needle):
     done = subprocess.run([sys.executable, str(BENCH / args[0]), *args[1:]],
                           capture_output=True, text=True, timeout=60, cwd=BENCH.parent)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == status, done.stderr
     assert needle in done.stderr and "Traceback" not in done.stderr
