@@ -239,12 +239,12 @@ def test_lmr_threat_never_reduces_a_move_that_threatens_a_capture():
 
 @pytest.mark.parametrize("game, switch, on", [
     ("camelot", 0, False), ("camelot", 1, True), ("camelot", None, True),
-    ("chivalry", None, False), ("chivalry", 1, True), ("cam", None, False), ("cam", 1, True),
+    ("chivalry", None, True), ("chivalry", 0, False), ("cam", None, False), ("cam", 1, True),
 ])
 def test_root_reductions_take_only_late_quiet_root_moves(game, switch, on):
     # `root_lmr`: a root move is searched a ply shallower first only from the order's
     # ROOT_LMR_FROM-th move, at depth LMR_DEPTH or more, and never a capture (so never
-    # under a capture duty) or a castle entry. On by default in Camelot alone
+    # under a capture duty) or a castle entry. On by default in Camelot and Chivalry
     # (switch None: the game's default). Chivalry's bigger board searches slower: fewer
     # positions, a ply less (root reductions start at LMR_DEPTH, 3); Cam's as many.
     reduced = []
