@@ -224,10 +224,11 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         _check_targets(plan, store)
         size = sum(c.base_size for c in plan)
         if build_flag is None and size > AUTO_BUILD_POSITIONS:
+            what = (f"{m.key} has no table; building it" if any(c.key == m.key for c in plan)
+                    else f"the classes {m.key}'s moves lead to have no tables; building them")
             raise click.ClickException(
-                f"{m.key} has no table; building it means {len(plan)} classes, "
-                f"{size:,} positions ({_hours(size)}): give --build to go ahead, or "
-                "--no-build")
+                f"{what} means {len(plan)} classes, {size:,} positions ({_hours(size)}): "
+                "give --build to go ahead, or --no-build")
     endings = _endings(store, build_missing)
     try:
         got = endings.probe(pos)
