@@ -15,13 +15,11 @@ class ProgressOut:
     points the stream's file at the null device, so that nothing written later (nor
     Python's flush at exit) fails again."""
 
-    def __init__(self, stream: TextIO | None, what: str, err: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO, what: str, err: TextIO | None = None) -> None:
         self.stream = stream
         self.what = what  # the command, for the note: "canter match"
         self.err = err if err is not None else sys.stderr
-        # No stream at all (started with standard output closed, `>&-`): silent from the
-        # start, without a note (nobody asked for the lines).
-        self.gone = stream is None
+        self.gone = False
 
     def write(self, text: str) -> int:
         if not self.gone:
