@@ -18,28 +18,13 @@ import statistics
 import threading
 import time
 
-from benchargs import search_option
+from benchargs import positive_float, search_option
 
 from canter.engine.search.bench import BENCH_LINES, bench_positions
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 
 VARIANTS = ("camelot", "tri-camelot")
-
-
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds must be a number, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"seconds must be more than 0, not {text}")
-    return value
-
-
-def switch(text: str) -> tuple[str, int]:
-    """One search option, NAME=VALUE (a name the search knows, a value in its range)."""
-    return search_option(text)
 
 
 def depth_in(pos, seconds: float, options: dict, algorithm: str = "paranoid"):
@@ -68,9 +53,9 @@ def depth_in(pos, seconds: float, options: dict, algorithm: str = "paranoid"):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("seconds", nargs="?", type=positive_seconds, default=1.0,
+    parser.add_argument("seconds", nargs="?", type=positive_float, default=1.0,
                         help="search time per position (default 1)")
-    parser.add_argument("--switch", type=switch, action="append", default=[],
+    parser.add_argument("--switch", type=search_option, action="append", default=[],
                         help="a search switch NAME=VALUE (repeatable)")
     args = parser.parse_args()
     options = dict(args.switch)

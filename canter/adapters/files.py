@@ -95,6 +95,13 @@ def check_output_file(path: str, *, append: bool = False, regular: bool = False)
         raise OutputPathError(f"{path}: cannot be written ({exc.strerror})") from None
 
 
+def starts_with_mark(head: bytes, marks: tuple[bytes, ...]) -> bool:
+    """Does the first or second line of `head` (a file's first bytes) start with one of
+    `marks` (a page's mark comes after its doctype)?"""
+    first_lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
+    return any(line.startswith(mark) for line in first_lines for mark in marks)
+
+
 def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
     """Whether an existing `path` may be replaced: only when it is missing, empty (or
     blank), not a regular file (a device, a pipe: written in place), or `what` by its
@@ -108,9 +115,7 @@ def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
             head = f.read(4096)
     except OSError as exc:
         raise OutputPathError(f"{path}: cannot be read ({exc.strerror})") from None
-    first_lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
-    if not head.strip() or any(line.startswith(mark) for line in first_lines
-                               for mark in marks):
+    if not head.strip() or starts_with_mark(head, marks):
         return
     raise OutputPathError(f"{path} exists and is not {what}; it is left as it is: give "
                           "another file, or remove it first")

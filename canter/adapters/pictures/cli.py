@@ -302,13 +302,14 @@ def _remove_old_frames(folder: str, written: list[str]) -> None:
 
 def _drawn_here(path: str) -> bool:
     """Is the file a frame --svg-dir drew (its mark on its first or second line)?"""
+    from canter.adapters.files import starts_with_mark
+
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError:
         return False
-    lines = [line.strip() for line in head.lstrip().split(b"\n", 2)[:2]]
-    return any(line.startswith(FRAME_MARK.encode()) for line in lines)
+    return starts_with_mark(head, (FRAME_MARK.encode(),))
 
 
 def _write(path: str, text: str, mark: str = MARK) -> None:
