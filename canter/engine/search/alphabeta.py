@@ -105,6 +105,9 @@ HIST_MALUS = 0
 # shallower first. On by default in the games of ROOT_LMR_GAMES.
 ROOT_LMR_GAMES = ("camelot", "chivalry")
 ROOT_LMR_FROM = 6
+# A margin at the root (switch `root_margin=N`): a later root move's null window is set N
+# points above the best score so far, so a move better by N or less is not searched again.
+ROOT_MARGIN = 0
 # Fresh offers (switch `fresh_offers`; two seats, no teams): a quiet move near the leaves
 # is kept from pruning as an offer only if the other side could not capture before it.
 # On by default in the games of FRESH_OFFERS_GAMES.
@@ -173,7 +176,7 @@ SWITCHES = {
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
     "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1, "duty_pat": 1000,
-    "grain": 64,
+    "grain": 64, "root_margin": 64,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -1006,6 +1009,9 @@ class Search:
                 floor = -INF
             else:
                 floor = sorted((d.score for d in done), reverse=True)[k - 1]
+            # A later root move is searched again only if it beats the floor by more
+            # than the margin (switch `root_margin`; 0: by any amount).
+            bar = floor + self.root_margin if floor > -INF else floor
             self.currmove = line.move
             self.currmovenumber = i + 1
             if i < k:
@@ -1019,15 +1025,19 @@ class Search:
                     # only one that beats the floor there is searched at full depth.
                     if self.watch is not None:
                         self.watch("root-reduced", self.pos, m, depth)
-                    score = self.child(line, depth - 1, floor, floor + 1)
-                    if score > floor:
-                        score = self.child(line, depth, floor, floor + 1)
+                    score = self.child(line, depth - 1, bar, bar + 1)
+                    if score > bar:
+                        score = self.child(line, depth, bar, bar + 1)
                 else:
-                    score = self.child(line, depth, floor, floor + 1)
+                    score = self.child(line, depth, bar, bar + 1)
                 exact = False
-                if score > floor:
+                if score > bar:
                     score = self.child(line, depth, floor, INF)
                     exact = True
+                elif score > floor:
+                    # Within the margin: an upper bound, held at the floor so that the
+                    # floor stays the best exact score.
+                    score = floor
             line.score = score
             line.exact = exact
             if exact:
@@ -1145,6 +1155,7 @@ class Search:
         # On in Camelot: +38.0 +/- 21.7 over 1,001 games at 10+0.1 (docs/search.md, "The history
         # malus and root reductions"); on in Chivalry: +16.1 +/- 16.7 over 1,665 games, LOS
         # 97.0 %; Cam and Camette are unmeasured.
+        self.root_margin = self.options.get("root_margin", ROOT_MARGIN)
         self.root_lmr = self.plain_two and bool(
             self.options.get("root_lmr", int(pos.variant.name in ROOT_LMR_GAMES)))
         self.root_target = pos.variant.target_bits[pos.turn]
