@@ -273,3 +273,40 @@ def test_root_reductions_take_only_late_quiet_root_moves(game, switch, on):
     for remaining, index, capture, entry, duty in reduced:
         assert remaining >= LMR_DEPTH and index >= ROOT_LMR_FROM
         assert not capture and not entry and not duty
+
+
+@pytest.mark.parametrize("margin, searched_again, best", [
+    (0, ["b", "c"], "c"),  # b beats the floor by 3: searched again, then c
+    (4, ["c"], "c"),  # b's 3 points are within the margin; c's 20 are not
+    (25, [], "a"),  # nothing beats the first move by more than 25
+])
+def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
+        margin, searched_again, best):
+    # `root_margin=N`: a later root move's null window is set N points above the best
+    # score so far; a move that stays within it is held at the floor (an upper bound may
+    # not pass for the best exact score), and one that beats it gets a full window.
+    from canter.engine.search.alphabeta import RootLine, Search
+    from canter.engine.search.tt import TranspositionTable
+
+    worth = {"a": 10, "b": 13, "c": 30, "d": 5}
+    search = Search(TranspositionTable(1))
+    search.root_margin, search.root_lmr, search.watch = margin, False, None
+    search.pv = [[], []]
+    again = []
+
+    def child(line, depth, alpha, beta):
+        if beta - alpha > 1:
+            again.append(line.move)
+        value = worth[line.move]
+        return value if alpha < value < beta else (alpha if value <= alpha else beta)
+
+    search.child = child
+    search._first_child = lambda line, depth, k: worth[line.move]
+    lines = [RootLine(m, i) for i, m in enumerate("abcd")]
+    search._iterate(lines, 5, 1)
+    assert again == searched_again
+    top = max((x for x in lines if x.exact), key=lambda x: x.score)
+    assert top.move == best and top.score == worth[best]
+    assert all(x.score <= top.score for x in lines)
+    b = lines[1]
+    assert (b.exact, b.score) == ((True, 13) if margin == 0 else (False, 10))
