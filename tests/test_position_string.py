@@ -48,6 +48,11 @@ def test_moves_played_from_a_string():
         ("camelot 2/8 w 0,0 - - 0 0", "placement", "16 ranks"),
         (START.replace("2BbbbbbbB2", "2BbbbbbbB3"), "placement", "rank 11 has 12 cells"),
         (START.replace("2BbbbbbbB2", "2BbbbbbbB1"), "placement", "rank 11 has 12 cells"),
+        # pieces past a full rank's end are counted, never dropped
+        (START.replace("2BbbbbbbB2", "2BbbbbbbB2b"), "placement",
+         "rank 11 has 12 cells, the string describes 13"),
+        (START.replace("/8/2 w", "/8/2ww w"), "placement", "rank 1 has 2 cells, the string "
+         "describes 4"),
         (START.replace("2BbbbbbbB2", "2BbbbqbbB2"), "placement", "unknown piece letter 'q'"),
         (START.replace(" w 0,0", " x 0,0"), "turn", "not a seat letter"),
         (START.replace(" 0,0 ", " 0 "), "castle-moves", "expected 2 whole numbers"),

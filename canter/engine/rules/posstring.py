@@ -129,10 +129,9 @@ def parse_position(text: str, new_position: Callable[[Variant], Position]) -> Po
                 continue
             if token not in letters:
                 raise PositionError("placement", f"rank {rank}: unknown piece letter '{token}'")
-            if i >= len(cells):
-                break
-            seat, kind = letters[token]
-            pos.put(cells[i], seat, kind)
+            if i < len(cells):  # past the rank's end: counted for the error below
+                seat, kind = letters[token]
+                pos.put(cells[i], seat, kind)
             i += 1
         if i != len(cells):
             raise PositionError("placement", f"rank {rank} has {len(cells)} cells, the string "
