@@ -121,3 +121,12 @@ def test_rulings_built_directly_are_held_to_the_values_with_option_allows():
             Rules(**fields)
     assert Rules(quiet_limit=0).quiet_limit == 0  # off
     assert Position.start("camelot", Rules(quiet_limit=0)).outcome() is None
+
+
+def test_no_repetition_claim_when_repetitions_are_off():
+    rules = Rules.for_variant(V).with_option("repetition", "off")
+    pos = setup(w="A8 L8", b="A12 L12", rules=rules)
+    shuffle = ["A8-A9", "A12-A13", "A9-A8", "A13-A12"]
+    play(pos, *shuffle, *shuffle)
+    assert pos.repetitions() == 3 and pos.outcome() is None
+    assert not pos.can_claim_draw()

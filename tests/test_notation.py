@@ -77,7 +77,17 @@ def test_short_form_matching_several_moves_is_ambiguous():
         ("", NotationError, "empty"),
         ("A5-A6", IllegalMoveError, "no piece on A5"),
         ("D11-D9", IllegalMoveError, "black's"),
-        ("D6-D9", IllegalMoveError, "neither a step"),
+        # a short form may stand for many legs: no one leg is blamed
+        ("D6-D9", IllegalMoveError, "^illegal move D6-D9: no legal plain move or canter goes "
+         "from D6 to D9$"),
+        ("C6-I8", IllegalMoveError, "no legal plain move or canter goes from C6 to I8$"),
+        ("D6xH8", IllegalMoveError, "no legal jump or Knight's Charge goes from D6 to H8$"),
+        # a move of one leg is not quoted twice; a leg of a longer route is named
+        ("D6xF8", IllegalMoveError, "^illegal move D6xF8: there is no enemy piece on E7"),
+        ("C6-E8-G8-I8", IllegalMoveError, "^illegal move C6-E8-G8-I8: E8-G8: a canter leaps"),
+        # text that is not a string is a NotationError, as position strings' PositionError
+        (None, NotationError, "a move is text, not NoneType"),
+        (b"D6-F8", NotationError, "a move is text, not bytes"),
         ("D7-D9", IllegalMoveError, "holds none"),
         ("E6-E7", IllegalMoveError, "occupied"),
         ("F6xF8", IllegalMoveError, "no enemy piece"),

@@ -104,3 +104,26 @@ def test_a_long_bad_field_is_quoted_cut_short(field, value):
         Position.from_string(_start_with(field, value))
     message = str(err.value)
     assert "..." in message and len(message) < 200, message
+
+
+def test_cells_that_do_not_exist_are_named_with_the_game():
+    from canter.engine import CellError, get_variant
+
+    v = get_variant("camelot")
+    assert v.cell_name(v.cell("f1")) == "F1" and v.file_rank(v.cell("F1")) == (5, 1)
+    for ask, arg, why in [(v.cell, "A1", "camelot: no cell named 'A1' on this board"),
+                          (v.cell, None, "no cell named 'None'"),
+                          # a negative number counted from the end of the table before
+                          (v.cell_name, -1, "camelot: -1 is not a cell number"),
+                          (v.cell_name, 0, "0 is not a cell number"),
+                          (v.file_rank, 0, "0 is not a cell number"),
+                          (v.cell_name, 10**6, "1000000 is not a cell number")]:
+        with pytest.raises(CellError) as info:
+            ask(arg)
+        assert isinstance(info.value, KeyError) and why in str(info.value)
+
+
+def test_pop_without_a_move_says_so():
+    pos = Position.start("camelot")
+    with pytest.raises(IndexError, match="no move to take back"):
+        pos.pop()

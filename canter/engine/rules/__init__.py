@@ -6,6 +6,7 @@ Inside the library modules depend one way: board <- variant <- move <- movegen <
 through this package, so that importing any one of them never needs this file finished.
 """
 
+from canter.engine.rules.board import CellError
 from canter.engine.rules.move import Move
 from canter.engine.rules.notation import (
     AmbiguousMoveError,
@@ -20,7 +21,7 @@ from canter.engine.rules.posstring import PositionError
 from canter.engine.rules.variant import VARIANT_NAMES, Rules, Variant, get_variant
 
 __all__ = [
-    "AmbiguousMoveError", "IllegalMoveError", "Move", "NotationError", "Outcome", "Position",
+    "AmbiguousMoveError", "CellError", "IllegalMoveError", "Move", "NotationError", "Outcome", "Position",
     "PositionError", "Rules", "VARIANT_NAMES", "Variant", "format_move", "get_variant",
     "parse_move",
 ]

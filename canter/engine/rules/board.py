@@ -16,6 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from canter.engine.rules.text import shorten
+
+
+class CellError(KeyError):
+    """No such cell on this board (a KeyError, as a lookup by name always was); its text
+    is the message itself, not a quoted key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
 
 class LeapsOver(dict):
     """One cell's leaps by the cells they pass over: `self[bits]` is the tuple of the
@@ -119,8 +129,19 @@ class Board:
         return -1
 
     def cell(self, name: str) -> int:
-        """The cell called `name` (case-insensitive); KeyError if there is none."""
-        return self.by_name[name.strip().upper()]
+        """The cell called `name` (case-insensitive); CellError (a KeyError) if there is
+        none."""
+        try:
+            return self.by_name[name.strip().upper()]
+        except (KeyError, AttributeError):
+            raise CellError(f"no cell named '{shorten(str(name))}' on this board") from None
+
+    def name_of(self, cell: int) -> str:
+        """The name of `cell`; CellError if the number is no cell of this board (a negative
+        number would otherwise count from the end)."""
+        if type(cell) is int and 0 <= cell < self.size and self.names[cell] is not None:
+            return self.names[cell]
+        raise CellError(f"{shorten(repr(cell))} is not a cell number of this board")
 
     def shift(self, bits: int, offset: int) -> int:
         """All cells of `bits` moved by one step of `offset`, kept on the board."""

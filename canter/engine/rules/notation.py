@@ -28,7 +28,10 @@ class IllegalMoveError(ValueError):
     """A well-formed move that is not legal here; `reason` says why."""
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"illegal move {text}: {reason}")
+        # A reason names the leg at fault, which for a move of one leg is the move itself:
+        # the message then quotes it once.
+        super().__init__(f"illegal move {reason}" if reason.startswith(f"{text}: ")
+                         else f"illegal move {text}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -111,6 +114,8 @@ def parse_move(pos: Position, text: str) -> Move:
     """The legal move that `text` spells in `pos`: any full route of it, a short form
     START-END / STARTxEND, or STARTEND without a separator (either kind), that matches
     exactly one legal move."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move is text, not {type(text).__name__}")
     v = pos.variant
     bare = _bare_cells(v, text)
     if bare is not None:
@@ -138,6 +143,11 @@ def parse_move(pos: Position, text: str) -> Move:
             return matches[0]
         if len(matches) > 1:
             raise AmbiguousMoveError(shown, sorted(format_move(v, m) for m in matches))
+        if _between(v.board, start, end) is None and end not in v.board.neighbours[start]:
+            # A short form may name the ends of a route of many legs: no one leg is wrong.
+            kind = "jump or Knight's Charge" if capture else "plain move or canter"
+            route_error = (f"no legal {kind} goes from {v.board.names[start]} to "
+                           f"{v.board.names[end]}")
     raise IllegalMoveError(shown, route_error)
 
 

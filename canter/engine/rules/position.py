@@ -225,7 +225,10 @@ class Position:
         return self._hashes.count(h)
 
     def can_claim_draw(self) -> bool:
-        return self.repetitions() >= 3 or self._quiet_limit_reached()
+        """A draw stands to be claimed: the third repetition (unless the rules count no
+        repetitions), or the quiet limit reached (which `outcome` also applies)."""
+        return (self.rules.repetition != "off" and self.repetitions() >= 3
+                or self._quiet_limit_reached())
 
     def _quiet_limit_reached(self) -> bool:
         return bool(self.rules.quiet_limit) and self.quiet >= self.rules.quiet_limit
@@ -346,6 +349,9 @@ class Position:
     pop_null = push_null  # handing the turn back is the same flip
 
     def pop(self) -> Move:
+        """Unmake the last move pushed; IndexError if none was."""
+        if not self.move_stack:
+            raise IndexError("no move to take back: none was pushed on this position")
         move = self.move_stack.pop()
         s, used, duty, eliminated, quiet, h, ended, captured = self._undo.pop()
         self._hashes.pop()

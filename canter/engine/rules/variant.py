@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from canter.engine.rules.board import Board, bits_of
+from canter.engine.rules.board import Board, CellError, bits_of
 from canter.engine.rules.text import shorten
 
 MAN, KNIGHT = 0, 1
@@ -204,12 +204,20 @@ class Variant:
         return self.board.cells
 
     def cell(self, name: str) -> int:
-        return self.board.cell(name)
+        """CellError (a KeyError) naming the game if there is no such cell."""
+        try:
+            return self.board.cell(name)
+        except CellError as exc:
+            raise CellError(f"{self.name}: {exc}") from None
 
     def cell_name(self, cell: int) -> str:
-        return self.board.names[cell]
+        try:
+            return self.board.name_of(cell)
+        except CellError as exc:
+            raise CellError(f"{self.name}: {exc}") from None
 
     def file_rank(self, cell: int) -> tuple[int, int]:
+        self.cell_name(cell)  # the same refusal of a number that is no cell
         return self.board.coords[cell]
 
     @property
