@@ -21,7 +21,7 @@ from canter.engine.rules.posstring import PositionError
 from canter.engine.rules.variant import VARIANT_NAMES, Rules, Variant, get_variant
 
 __all__ = [
-    "AmbiguousMoveError", "CellError", "IllegalMoveError", "Move", "NotationError", "Outcome", "Position",
-    "PositionError", "Rules", "VARIANT_NAMES", "Variant", "format_move", "get_variant",
-    "parse_move",
+    "AmbiguousMoveError", "CellError", "IllegalMoveError", "Move", "NotationError", "Outcome",
+    "Position", "PositionError", "Rules", "VARIANT_NAMES", "Variant", "format_move",
+    "get_variant", "parse_move",
 ]
