@@ -297,7 +297,8 @@ def run(*args):
 def test_probe_prints_the_legal_book_moves(book_file):
     result = run("probe", "--file", book_file)
     assert result.exit_code == 0
-    assert result.stdout.splitlines() == [f"position {START}", "C6-B5 100", "J6-K7 40",
+    # the key, labelled as such: the position string without its two counters
+    assert result.stdout.splitlines() == [f"key {START}", "C6-B5 100", "J6-K7 40",
                                           "score 17 depth 9"]
     assert "book move F6-F9 ignored" in result.stderr
     off = run("probe", "--file", book_file, "--moves", "C6-B5")
@@ -331,6 +332,18 @@ def test_show_and_bad_input(tmp_path, book_file):
     illegal = run("probe", "--moves", "D6-D9")
     assert illegal.exit_code == 2 and "illegal move D6-D9" in illegal.stderr
     assert run("show", "--variant", "cam").exit_code == 1  # no book shipped for Cam
+    # A file that cannot be opened is bad usage (2), as in every command; an empty one is
+    # no book (1), not a book that knows no position.
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    for args, code, why in [(("show", str(tmp_path / "none.txt")), 2, "No such file"),
+                            (("probe", "--file", str(tmp_path / "none.txt")), 2, "No such"),
+                            (("show", str(tmp_path)), 2, "directory"),
+                            (("probe", "--file", str(tmp_path)), 2, "directory"),
+                            (("show", str(empty)), 1, "holds no book entry"),
+                            (("probe", "--file", str(empty)), 1, "holds no book entry")]:
+        result = run(*args)
+        assert result.exit_code == code and why in result.stderr, (args, result.stderr)
 
 
 def test_build_writes_a_book_and_resumes(tmp_path):

@@ -373,6 +373,10 @@ def test_canter_solve_refuses_bad_input(tmp_path) -> None:
     assert result.exit_code != 0 and "no proof is shipped for cam" in result.output
     result = runner.invoke(main, ["solve", "camette", "--write", str(tmp_path / "x")])
     assert result.exit_code != 0 and "--write needs --nodes" in result.output
+    # A proof file that cannot be opened is bad usage (2), as every command's missing file.
+    for path, why in ((tmp_path / "none.txt", "No such file"), (tmp_path, "directory")):
+        result = runner.invoke(main, ["solve", "camette", "--proof", str(path)])
+        assert result.exit_code == 2 and why in result.output, result.output
     # A file it did not write is never replaced (plain or gzip); nothing is searched.
     import gzip
 

@@ -543,3 +543,14 @@ def test_cli_info_says_when_the_game_asked_for_has_no_table(tmp_path):
     shipped = CliRunner().invoke(tables_command, ["info", "--dir", str(tmp_path), "--variant",
                                                   "camette"])
     assert "camette-wK-bK " in shipped.output and "no camette tables" not in shipped.output
+
+
+def test_cli_a_folder_only_read_must_exist(tmp_path):
+    # A mistyped --dir listed no tables and exited 0, as if there were none.
+    missing = str(tmp_path / "nosuch")
+    for args in (["info", "--dir", missing],
+                 ["probe", "--no-build", "--dir", missing,
+                  "camette 1/1w1/5/5/1B3/3/1 w 0,0 - - 0 0"]):
+        out = CliRunner().invoke(tables_command, args)
+        assert out.exit_code == 2 and f"{missing}: no such folder" in out.output, out.output
+    assert not (tmp_path / "nosuch").exists()

@@ -25,25 +25,32 @@ from canter.engine.search.book import (
 )
 
 
-def _read(path: str) -> Book:
+def _read(path: str, param: str, empty_ok: bool = False) -> Book:
+    """The book in `path`; a file that cannot be opened is a bad `param` (exit 2, as every
+    command's missing file), a file that is no book a failure (exit 1)."""
     try:
         with open(path, "rb") as f:
             text = read_at_most(f, MAX_TEXT_INPUT, "a book").decode("utf-8")
     except InputTooLarge as exc:
         raise click.ClickException(f"{path}: {exc}") from None
     except OSError as exc:
-        raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
+        raise click.BadParameter(f"{path}: {exc.strerror or 'cannot be read'}",
+                                 param_hint=param) from None
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: not UTF-8 text") from None
     try:
-        return parse_book(text)
+        book = parse_book(text)
     except BookError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
+    if not book.entries and not empty_ok:
+        # Shown or probed, an empty file would read as a book that knows no position.
+        raise click.ClickException(f"{path}: holds no book entry")
+    return book
 
 
-def _book(path: str | None, variant: str) -> tuple[Book, str]:
+def _book(path: str | None, variant: str, param: str) -> tuple[Book, str]:
     if path is not None:
-        return _read(path), path
+        return _read(path, param), path
     try:
         book = shipped_book(variant)
     except BookError as exc:
@@ -100,7 +107,7 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
         check_output_file(out, append=True, regular=True)
     except OutputPathError as exc:
         raise click.BadParameter(str(exc), param_hint="--out") from None
-    existing = _read(out) if os.path.exists(out) else Book()
+    existing = _read(out, "--out", empty_ok=True) if os.path.exists(out) else Book()
     plan = BuildPlan(variant, plies, depth, movetime, margin, alternatives, max_positions)
     started = time.monotonic()
     try:
@@ -137,13 +144,13 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
 
 
 @book.command()
-@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.argument("path", required=False)
 @variant_option("The game whose shipped book is shown (without PATH).")
 @click.option("--lines", "count", type=click.IntRange(0), default=5, show_default=True,
               help="How many entries to print.")
 def show(path: str | None, variant: str, count: int) -> None:
     """Summarise a book file (or the shipped book): positions, depths, a few entries."""
-    book_, name = _book(path, variant)
+    book_, name = _book(path, variant, "PATH")
     entries = list(book_.entries.values())
     click.echo(f"book {name}")
     click.echo(f"positions {len(entries)}")
@@ -160,7 +167,7 @@ def show(path: str | None, variant: str, count: int) -> None:
 
 
 @book.command()
-@click.option("--file", "path", type=click.Path(dir_okay=False), default=None,
+@click.option("--file", "path", default=None,
               help="A book file (default: the shipped book of the game).")
 @variant_option("The game (its shipped book, and its start without --position).")
 @click.option("--position", metavar="STRING", default=None,
@@ -172,10 +179,10 @@ def probe(path: str | None, variant: str, position: str | None, moves: str | Non
     pos = _position(variant, position, moves)
     if path is None:
         variant = pos.variant.name
-    book_, _ = _book(path, variant)
+    book_, _ = _book(path, variant, "--file")
     key = position_key(pos)
     entry = book_.entries.get(key)
-    click.echo(f"position {key}")
+    click.echo(f"key {key}")
     if entry is None:
         click.echo("not in book")
         return

@@ -52,8 +52,9 @@ def _read(path: str) -> str:
         with open(path, "rb") as f:
             data = read_at_most(f, MAX_TEXT_INPUT, "a proof file")
         return read_bytes(data, MAX_TEXT_INPUT)
-    except OSError as exc:
-        raise click.ClickException(f"{path}: {exc.strerror or 'cannot be read'}") from None
+    except OSError as exc:  # as every command's missing file: bad usage, exit 2
+        raise click.BadParameter(f"{path}: {exc.strerror or 'cannot be read'}",
+                                 param_hint="--proof") from None
     except InputTooLarge as exc:
         raise click.ClickException(f"{path}: {exc}") from None
     except UnicodeDecodeError:

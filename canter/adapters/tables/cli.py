@@ -7,6 +7,7 @@ in the table folder (TablePath; default $CANTER_TABLES or ~/.cache/canter/tables
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -211,6 +212,8 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
     if build_missing and m.count > MAX_PIECES:
         raise click.ClickException(f"{m.key} has {m.count} pieces; tables are built for at "
                                    f"most {MAX_PIECES}")
+    if not build_missing:
+        _existing(folder)
     store = Folder(folder)
     if build_missing:
         from canter.adapters.files import OutputPathError, check_output_folder
@@ -241,6 +244,13 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
 
 
+def _existing(folder: str | None) -> None:
+    """A folder named with --dir that only is read must exist: a mistyped name would list no
+    tables, as if there were none. (The default folder may not exist yet.)"""
+    if folder is not None and not os.path.isdir(folder):
+        raise click.BadParameter(f"{folder}: no such folder", param_hint="--dir")
+
+
 def _os_error(exc: OSError, store: Folder) -> str:
     """The file (or the folder) and what went wrong with it, in one line."""
     if exc.strerror:
@@ -268,6 +278,7 @@ def _why_none(store: Folder, endings: Endings, m) -> str:
 @click.option("--all", "every", is_flag=True, help="Every game's tables.")
 def info(folder: str | None, variant: str, every: bool) -> None:
     """The tables that exist (built or shipped): positions, results, size, build time."""
+    _existing(folder)
     store = Folder(folder)
     click.echo(f"table folder: {store.path}")
     shown = elsewhere = 0
