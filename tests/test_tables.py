@@ -458,6 +458,10 @@ def test_cli_probe_builds_only_a_small_plan_unless_told(tmp_path):
     ("camette-wK-bK-rK", "'camette-wK-bK-rK': a class names two sides after the game, "
                          "like camette-wKM-bK"),
     ("tri-camelot-bK-rK-gK", "like tri-camelot-bKM-rK"),
+    # a game and one side: the side is missing ('camette' was blamed as a bad side)
+    ("camette-wK", "'camette-wK': a class names two sides after the game, like "
+                   "camette-wKM-bK"),
+    ("Camette-foo", "a class names two sides after the game"),
 ])
 def test_classes_that_cannot_be_are_refused(name, needle):
     with pytest.raises(MaterialError, match=re.escape(needle)):

@@ -114,7 +114,8 @@ def check_own_file(path: str, marks: tuple[bytes, ...], what: str) -> None:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError as exc:
-        raise OutputPathError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise OutputPathError(f"{path}: cannot be read to see whether it may be replaced "
+                              f"({exc.strerror})") from None
     if not head.strip() or starts_with_mark(head, marks):
         return
     raise OutputPathError(f"{path} exists and is not {what}; it is left as it is: give "

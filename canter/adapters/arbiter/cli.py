@@ -116,7 +116,8 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "three-move starts, Grand Cam 50 four-move starts, the others 50 "
                           "two-move starts); 'none': the start position only."),
         click.option("--opening-order", type=click.Choice(["sequential", "random"]),
-                     default="sequential", show_default=True),
+                     default="sequential", show_default=True,
+                     help="The openings in the file's order, or shuffled by --seed."),
         click.option("--seed", type=int, default=1, show_default=True,
                      help="Seed of the random opening order (keep it to resume)."),
         click.option("--all-orders", is_flag=True,
@@ -472,7 +473,9 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
 @click.command(cls=ArbiterCommand, epilog=cutechess_help("tournament"))
 @common_options
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]),
-              default="round-robin", show_default=True)
+              default="round-robin", show_default=True,
+              help="Every engine against every other, or the first --seeds engines "
+                   "against each of the rest.")
 @click.option("--seeds", type=click.IntRange(1), default=1, show_default=True,
               help="Gauntlet: how many of the first engines run the gauntlet.")
 def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
@@ -509,7 +512,8 @@ def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
               type=click.Path(exists=True, file_okay=False, dir_okay=True),
               help="Working directory of the engine.")
 def compliance(command: tuple[str, ...], timeout: float, cwd: str | None) -> None:
-    """Check that ENGINE-COMMAND speaks the canter protocol (docs/protocol.md).
+    """Check that the engine started by COMMAND speaks the canter protocol
+    (docs/protocol.md).
 
     Give the command as one quoted string or as words: canter compliance "python -m canter".
     Prints PASS/FAIL per step (with the engine's output on a failure); exit code 1 if any

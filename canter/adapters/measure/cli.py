@@ -29,7 +29,7 @@ BENCH_MAX_DEPTH = 60
 @click.option("--divide", is_flag=True, help="One line per root move with its count.")
 def perft(depth: int, variant: str, position_string: str | None, move_list: tuple[str, ...],
           divide: bool) -> None:
-    """Count the distinct move sequences of length DEPTH (moves, never routes)."""
+    """Count the distinct move sequences of length DEPTH, 0 to 20 (moves, never routes)."""
     try:
         pos = (Position.from_string(position_string) if position_string is not None
                else Position.start(variant))

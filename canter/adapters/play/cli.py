@@ -58,7 +58,7 @@ def play(variant: str, position_text: str | None, load_path: str | None, game_nu
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],
          clock: str | None, save_path: str | None, color: bool | None) -> None:
     """Play in the terminal. Type moves in official notation; 'help' lists the commands
-    (moves, undo, hint, draw, board, save FILE, load FILE [N], quit).
+    (moves, undo, hint, draw, resign, board, save FILE, load FILE [N], help, quit).
 
     The engine (default: this canter) is started as a separate program and driven through
     the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a

@@ -132,6 +132,12 @@ def parse_material(text: str, variant: Variant | str | None = None) -> Material:
                                         f"like {known}-{a}KM-{b}K") from None
             raise MaterialError(str(exc).strip("'\"")) from None
         parts = parts[-2:]
+    if len(parts) == 2 and parts[0].lower() in VARIANT_NAMES:
+        # A game and one side (camette-wK): the side missing, not a bad side 'camette'.
+        known = get_variant(parts[0].lower())
+        a, b = (seat.letter for seat in known.seats[:2])
+        raise MaterialError(f"'{text}': a class names two sides after the game, like "
+                            f"{known.name}-{a}KM-{b}K")
     if variant is None:
         raise MaterialError(f"'{text}': name the game (like camette-wKM-bK)")
     if len(parts) != 2:
