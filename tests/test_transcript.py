@@ -109,7 +109,7 @@ def test_payload_keeps_inner_and_trailing_spaces_and_bare_tags_mean_empty_lines(
         (" > uci", "may not start with a space"),
         ("<~ info (", "bad regular expression"),
         ("<* ends with \\", "lone backslash"),
-        (">\\ bad \\q escape", "bad escape"),
+        (">\\ bad \\q escape", "bad escape '\\q' (use \\\\ for a backslash)"),
         ("@timeout", "@timeout takes 1 argument(s), got 0"),
         ("@timeout soon", "seconds must be a number"),
         ("@timeout -1", "finite number >= 0"),
@@ -131,6 +131,15 @@ def test_bad_lines_are_rejected_with_their_line_number(line, message):
     assert error.value.line_no == 2
     assert str(error.value).startswith("t.txt:2: ")
     assert message in str(error.value)
+
+
+def test_a_bad_escape_is_quoted_as_written_in_the_file():
+    # (not as a Python repr, which would double the backslash: '\\q')
+    for payload, written in [("isready\\q", "\\q"), ("a\\xZZ", "\\x"), ("end\\", "\\")]:
+        with pytest.raises(TranscriptSyntaxError) as error:
+            parse(f">\\ {payload}\n")
+        assert f"bad escape '{written}' " in str(error.value)
+        assert "\\\\" + written[1:] + "'" not in str(error.value)
 
 
 def test_format_1_marker_is_accepted():
@@ -270,6 +279,8 @@ def test_summary_line():
     bad = run_transcript(parse("> isready\n< nope\n"), MINI, 5)
     assert summary([ok, bad, ok]) == "2 passed, 1 failed"
     assert summary([]) == "0 passed, 0 failed"
+    assert summary([bad], not_run=2) == "0 passed, 1 failed, 2 not run"
+    assert summary([ok], not_run=0) == "1 passed, 0 failed"
 
 
 # ---- recorder ------------------------------------------------------------------------
@@ -407,6 +418,57 @@ def test_recording_waits_for_a_slow_stop_before_the_next_command():
     assert run_transcript(parse(text), slow, default_timeout=5).passed
 
 
+# Answers 0.4 s after each line, far past `settle`: an engine slow to start, or on a
+# loaded machine, whose answers must still land under their own commands.
+LAGGING = MINI + ["--lag", "0.4"]
+
+
+def test_recording_waits_for_the_last_line_of_a_known_answer():
+    commands = ["uci", "isready", "ping 7", "go depth 1", "quit"]
+    recording = record_session(LAGGING, iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    assert text.startswith(
+        "> uci\n<* id name mini *\n< id author canter tests\n"
+        "< option name Hash type spin default 16 min 1 max 64\n< uciok\n"
+        "> isready\n< readyok\n> ping 7\n< pong 7\n> go depth 1\n")
+    assert "< bestmove A1-A2\n> quit\n" in text
+    assert run_transcript(parse(text), LAGGING, default_timeout=5).passed
+
+
+def test_recording_counts_the_settle_only_from_the_engine_s_first_line():
+    # `echo` has no known last line: the settle applies, but not while the engine is
+    # still silent, maybe starting
+    commands = ["echo hello", "isready", "quit"]
+    recording = record_session(LAGGING, iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=5)
+    text = recording.transcript().render()
+    # (the lagging quit may come after the input was closed: `@eof` may come first)
+    assert text.startswith("> echo hello\n< hello\n> isready\n< readyok\n> quit\n")
+
+
+def test_recording_waits_for_a_silent_engine_to_start_only_once():
+    # a `stop` with no search is answered by nothing: the first waits for the engine to
+    # say something (up to the timeout), the second only for the settle
+    commands = ["stop", "stop", "isready", "quit"]
+    started = time.monotonic()
+    recording = record_session(MINI, iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=2)
+    assert 2 <= time.monotonic() - started < 4  # (one timeout, not one per `stop`: 4+)
+    assert recording.transcript().render() == (
+        "> stop\n> stop\n> isready\n< readyok\n> quit\n@exit 0\n")
+
+
+def test_cli_record_keeps_answers_under_their_commands_with_a_slow_engine(tmp_path):
+    out = tmp_path / "hs.txt"
+    done = _canter("record", "-q", "--settle", "0.05", "--engine", f"{MINI_COMMAND} --lag 0.4",
+                   "-o", str(out), stdin="uci\nisready\nquit\n")
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert lines[lines.index("> isready") - 1] == "< uciok"
+    assert lines[lines.index("> isready") + 1] == "< readyok"
+
+
 def test_recording_closes_input_and_records_the_exit_when_input_ends():
     recording = record_session(MINI + ["--exit-code", "5"], iter(["isready\n"]), None,
                                interactive=False, settle=0.3, timeout=5)
@@ -439,6 +501,15 @@ def test_cli_run_reports_each_file_and_the_summary():
     assert "    expected: 'readyOK'" in lines
     assert "    received: 'readyok'" in lines
     assert lines[-1] == f"{len(PASSING)} passed, 1 failed"
+
+
+def test_cli_run_fail_fast_counts_the_files_it_did_not_run():
+    done = _canter("run", "-x", "--engine", MINI_COMMAND,
+                   str(SCRIPTED / "fail" / "wrong_line.txt"),
+                   str(SCRIPTED / "pass" / "handshake.txt"))
+    assert done.returncode == 1
+    assert "handshake.txt" not in done.stdout
+    assert done.stdout.splitlines()[-1] == "0 passed, 1 failed, 1 not run"
 
 
 def test_cli_run_all_passing_exits_zero_and_verbose_shows_the_session():

@@ -10,6 +10,7 @@ let a test make it misbehave on purpose. Only the standard library, so it starts
     go infinite    info lines every 20 ms until stop, then bestmove B2-B3
     go movetime N  bestmove after N ms, chosen at random (not deterministic)
     stop           ends a running search
+    ping N         pong N (CECP's sync, for the recorder's wait for it)
     echo TEXT      prints TEXT as it is (tabs and inner spaces kept)
     sleep S        waits S seconds, then prints slept
     crash          exits with code 3 at once, saying nothing
@@ -18,7 +19,8 @@ let a test make it misbehave on purpose. Only the standard library, so it starts
 
 Options: --chatty prints a banner before being spoken to; --exit-code N is the code used
 by quit and at the end of input; --slow-stop S makes a stopped search take S seconds more
-to give its bestmove (as a loaded machine may).
+to give its bestmove (as a loaded machine may); --lag S makes it wait S seconds before
+answering each line (an engine slow to start, or on a loaded machine).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def main() -> int:
     args = sys.argv[1:]
     slow_stop = float(args[args.index("--slow-stop") + 1]) if "--slow-stop" in args else 0.0
     exit_code = int(args[args.index("--exit-code") + 1]) if "--exit-code" in args else 0
+    lag = float(args[args.index("--lag") + 1]) if "--lag" in args else 0.0
     print("mini: started", file=sys.stderr, flush=True)
     if "--chatty" in args:
         say("mini engine ready to go")
@@ -82,6 +85,7 @@ def main() -> int:
         words = line.split()
         if not words:
             continue
+        time.sleep(lag)
         command = words[0]
         if command == "uci":
             say("id name mini 1.2.3")
@@ -110,6 +114,8 @@ def main() -> int:
                 stop_later()
             else:
                 finish_search()
+        elif command == "ping":
+            say(" ".join(["pong", *words[1:2]]))
         elif command == "echo":
             say(line.split("echo ", 1)[1] if " " in line else "")
         elif command == "sleep":

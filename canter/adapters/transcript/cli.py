@@ -88,7 +88,8 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
     A FILE may be a directory: its *.txt files run in name order. Each transcript gets its
     own engine process, talked to through plain pipes. Prints PASS or FAIL per file, and
     for a failure the step, what was expected, what came back and the last lines of the
-    session; then a summary line `N passed, N failed`. Exit status 1 if any file failed.
+    session; then a summary line `N passed, N failed` (and `, N not run` for the files
+    --fail-fast skipped). Exit status 1 if any file failed.
 
     \b
     Examples:
@@ -103,7 +104,8 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
         mark = {"send": ">", "recv": "<", "skip": ".", "note": "#"}[kind]
         click.echo(f"    {mark} {text}")
 
-    for path in _expand(files):
+    paths = _expand(files)
+    for path in paths:
         if verbose:
             click.echo(f"---- {path}")
         try:
@@ -129,7 +131,7 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
         results.append(result)
         if fail_fast and not result.passed:
             break
-    click.echo(summary(results))
+    click.echo(summary(results, not_run=len(paths) - len(results)))
     if not all(result.passed for result in results):
         sys.exit(1)
 
@@ -140,12 +142,12 @@ def run(files: tuple[str, ...], engine: str | None, timeout: float, verbose: boo
               help="Where to write the transcript ('-' for stdout).")
 @click.option("--settle", type=Seconds(0.0, low_open=False), default=0.2,
               show_default=True, metavar="SECONDS",
-              help="Piped input: wait until the engine has been quiet this long before "
-                   "sending the next line.")
+              help="Piped input: wait until the engine has been quiet this long (counted "
+                   "from its first output line) before sending the next line.")
 @click.option("--timeout", "-t", type=Seconds(),
               default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
-              help="Longest wait for a bestmove, for quiet, for the engine to take a "
-                   "line, or for it to exit.")
+              help="Longest wait for the end of an answer (bestmove, uciok, readyok, "
+                   "pong), for quiet, for the engine to take a line, or for it to exit.")
 @click.option("--loose", "loose", metavar="FIELD", multiple=True,
               help="Also match the number after FIELD loosely (repeatable), e.g. "
                    "--loose seldepth.")

@@ -409,7 +409,8 @@ def unescape_text(text: str) -> str:
             out.append(chr(int(text[index + 2 : index + 4], 16)))
             index += 4
         else:
-            raise ValueError(f"bad escape {text[index:index + 2]!r} (use \\\\ for a backslash)")
+            # quoted as written in the file: a repr would double the backslash ('\\q')
+            raise ValueError(f"bad escape '{text[index:index + 2]}' (use \\\\ for a backslash)")
     return "".join(out)
 
 

@@ -20,7 +20,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 from canter.adapters.transcript.format import (
@@ -212,6 +212,27 @@ def _deterministic_go(args: list[str]) -> bool:
 # ---- driving a real engine -----------------------------------------------------------
 
 
+def answer_end(words: list[str]) -> Callable[[str], bool] | None:
+    """A test for the last line of the answer to the command `words`, where the protocol
+    names one: `uciok` after `uci`, `readyok` after `isready`, the `bestmove` of a `go`
+    with a limit, and CECP's `pong N` after `ping N`. None for any other command (and for
+    an infinite or ponder search, which ends only when it is told to)."""
+    command, args = (words[0], words[1:]) if words else ("", [])
+    if command == "uci":
+        return _starts_with(["uciok"])
+    if command == "isready":
+        return _starts_with(["readyok"])
+    if command == "go" and not any(word.lower() in ("infinite", "ponder") for word in args):
+        return _starts_with(["bestmove"])
+    if command == "ping":
+        return _starts_with(["pong", *args[:1]])
+    return None
+
+
+def _starts_with(first: list[str]) -> Callable[[str], bool]:
+    return lambda line: line.split()[:len(first)] == first
+
+
 def record_session(
     argv: list[str],
     lines: Iterator[str],
@@ -224,108 +245,25 @@ def record_session(
 ) -> Recording:
     """Relay `lines` to a new engine, echoing its output, and record the exchange.
 
-    Piped (not interactive), the next line goes out only once the engine has been quiet
-    for `settle` seconds, and after a `go` with a limit or a `stop` only once the
-    search's `bestmove` is in (at most `timeout` seconds either way), so that answers
-    follow their commands.
+    Piped (not interactive), the next line goes out only once the answer to the last one
+    is in, so that answers follow their commands: after a command whose answer has a
+    known last line (see `answer_end`), or a `stop` of a search, once that line has come;
+    then once the engine has been quiet for `settle` seconds, counted from its first
+    output line (a slow-starting engine is silent for longer). Each wait lasts at most
+    `timeout` seconds.
     """
     rec = recording or Recording()
-    lock = threading.Lock()
-    engine = EngineProcess(argv)
-    last_output = [now()]
-    bestmove_seen = threading.Event()
-    output_done = threading.Event()
-    searching = threading.Event()  # a go is out and its bestmove is not in yet
-
-    out = [echo]
-    failed: list[str] = []
-    stuck = False
-
-    def pump() -> None:
-        try:
-            while True:
-                line = engine.read_line(None)
-                if line is EOF:
-                    output_done.set()
-                    return
-                with lock:
-                    rec.received(line)
-                    last_output[0] = now()
-                if line.split()[:1] == ["bestmove"]:
-                    searching.clear()
-                    bestmove_seen.set()
-                if out[0] is not None:
-                    try:
-                        out[0].write(line + "\n")
-                        out[0].flush()
-                    except (OSError, ValueError):
-                        out[0] = None  # the echo's reader went away (`| head`): record on
-        except Exception as exc:  # a recording with holes must not be written as whole
-            failed.append(f"{type(exc).__name__}: {exc}")
-            output_done.set()
-
-    reader = threading.Thread(target=pump, daemon=True)
-    reader.start()
+    session = _Session(EngineProcess(argv), rec, echo, settle, timeout)
     try:
+        session.start()
         for raw in lines:
             line = raw[:-1] if raw.endswith("\n") else raw
-            line = line[:-1] if line.endswith("\r") else line
-            if output_done.is_set() or stuck:
-                with lock:
-                    rec.not_sent(line, stuck)
-                continue
-            words = line.split()
-            bestmove_seen.clear()
-            if words[:1] == ["go"]:
-                searching.set()
-            with lock:
-                rec.sent(line)
-            try:
-                engine.send(line + "\n", timeout)
-            except EngineGone:
-                output_done.wait(timeout)
-                continue
-            except TimeoutError:
-                stuck = True  # a hung engine: what follows cannot reach it
-                with lock:
-                    rec.comment(f"the engine stopped reading its input: still full after "
-                                f"{timeout:g} s")
-                continue
-            if interactive:
-                continue
-            sent_at = now()
-            if words[:1] == ["go"] and not any(
-                w.lower() in ("infinite", "ponder") for w in words[1:]
-            ):
-                bestmove_seen.wait(timeout)
-            elif words[:1] == ["stop"]:
-                # a slow machine may answer a stop later than `settle`: its bestmove
-                # belongs before the next command
-                _wait_until_clear(searching, sent_at, timeout, output_done)
-            if searching.is_set():
-                # An infinite search never goes quiet: give it `settle` to get going.
-                output_done.wait(settle)
-            else:
-                _wait_quiet(last_output, lock, sent_at, settle, timeout, output_done)
-        if not output_done.is_set():
-            _wait_quiet(last_output, lock, now(), settle, timeout, output_done)
-        if not output_done.is_set():
-            with lock:
-                rec.input_closed()
-            engine.close_input()
-            output_done.wait(timeout)
-        reader.join(timeout)
-        code = engine.wait(timeout) if output_done.is_set() else None
-        with lock:
-            if code is None:
-                rec.stopped = True
-                rec.comment("the engine did not exit at the end of its input; it was stopped")
-            else:
-                rec.exited(code)
+            session.relay(line[:-1] if line.endswith("\r") else line, interactive)
+        session.finish()
     finally:
-        engine.stop()
-    if failed:
-        raise RecordingFailed(f"the recorder stopped reading the engine ({failed[0]})")
+        session.engine.stop()
+    if session.failed:
+        raise RecordingFailed(f"the recorder stopped reading the engine ({session.failed[0]})")
     return rec
 
 
@@ -333,19 +271,151 @@ class RecordingFailed(RuntimeError):
     """The recorder lost part of the exchange: nothing of it may be written."""
 
 
-def _wait_until_clear(flag: threading.Event, since: float, timeout: float,
-                     done: threading.Event) -> None:
-    while flag.is_set() and not done.is_set() and now() - since < timeout:
-        time.sleep(0.01)
+class _Session:
+    """One recording: the engine, the thread that reads it into the Recording, and what
+    the relay waits for before it sends the next line."""
 
+    def __init__(self, engine: EngineProcess, rec: Recording, echo: TextIO | None,
+                 settle: float, timeout: float) -> None:
+        self.engine, self.rec, self.echo = engine, rec, echo
+        self.settle, self.timeout = settle, timeout
+        self.lock = threading.Lock()  # guards rec, last_output and _answer_end
+        self.last_output = now()
+        self.started = now()
+        self.heard = threading.Event()  # the engine has written a line
+        self.answered = threading.Event()  # the awaited last line of an answer has come
+        self._answer_end: Callable[[str], bool] | None = None
+        self.searching = threading.Event()  # a go is out and its bestmove is not in yet
+        self.output_done = threading.Event()
+        self.stuck = False  # the engine stopped reading: what follows cannot reach it
+        self.failed: list[str] = []
+        self._reader = threading.Thread(target=self._pump, daemon=True)
 
-def _wait_quiet(last_output, lock, since, settle, timeout, done) -> None:
-    while not done.is_set():
-        with lock:
-            quiet_for = now() - max(last_output[0], since)
-        if quiet_for >= settle or now() - since >= timeout:
+    def start(self) -> None:
+        self._reader.start()
+
+    # -- the engine's output (the reader thread) -----------------------------------------
+
+    def _pump(self) -> None:
+        try:
+            while (line := self.engine.read_line(None)) is not EOF:
+                self._take(line)
+        except Exception as exc:  # a recording with holes must not be written as whole
+            self.failed.append(f"{type(exc).__name__}: {exc}")
+        self.output_done.set()
+
+    def _take(self, line: str) -> None:
+        with self.lock:
+            self.rec.received(line)
+            self.last_output = now()
+            self.heard.set()
+            if self._answer_end is not None and self._answer_end(line):
+                self._answer_end = None
+                self.answered.set()
+        if line.split()[:1] == ["bestmove"]:
+            self.searching.clear()
+        self._echo(line)
+
+    def _echo(self, line: str) -> None:
+        if self.echo is None:
             return
-        time.sleep(min(0.01, settle))
+        try:
+            self.echo.write(line + "\n")
+            self.echo.flush()
+        except (OSError, ValueError):
+            self.echo = None  # the echo's reader went away (`| head`): record on
+
+    # -- the input ---------------------------------------------------------------------
+
+    def relay(self, line: str, interactive: bool) -> None:
+        """Send one input line, and (piped) wait for its answer."""
+        if self.output_done.is_set() or self.stuck:
+            with self.lock:
+                self.rec.not_sent(line, self.stuck)
+            return
+        words = line.split()
+        ends = answer_end(words)
+        if words[:1] == ["go"]:
+            self.searching.set()
+        with self.lock:  # before the send: a quick answer must not come unawaited
+            self.rec.sent(line)
+            self._answer_end = ends
+            self.answered.clear()
+        if self._send(line) and not interactive:
+            self._await_answer(words, ends is not None)
+
+    def _send(self, line: str) -> bool:
+        try:
+            self.engine.send(line + "\n", self.timeout)
+        except EngineGone:
+            self.output_done.wait(self.timeout)
+            return False
+        except TimeoutError:
+            self.stuck = True  # a hung engine
+            with self.lock:
+                self.rec.comment(f"the engine stopped reading its input: still full after "
+                                 f"{self.timeout:g} s")
+            return False
+        return True
+
+    def _await_answer(self, words: list[str], has_end: bool) -> None:
+        sent_at = now()
+        if has_end:
+            # a slow engine may finish its answer long after `settle`
+            self._wait_for(self.answered.is_set, sent_at)
+        elif words[:1] == ["stop"]:
+            # a slow machine may answer a stop later than `settle`: its bestmove
+            # belongs before the next command
+            self._wait_for(lambda: not self.searching.is_set(), sent_at)
+        if self.searching.is_set():
+            # An infinite search never goes quiet: give it `settle` to get going.
+            self.output_done.wait(self.settle)
+        else:
+            self._wait_quiet(sent_at)
+
+    def _wait_for(self, done: Callable[[], bool], since: float) -> None:
+        while not done() and not self.output_done.is_set() and now() - since < self.timeout:
+            time.sleep(0.01)
+
+    def _wait_quiet(self, since: float) -> None:
+        """Until the engine has been quiet for `settle` (at most `timeout` after `since`).
+        The quiet counts only once the engine is up: before its first line, a silent
+        engine may just be slow to start, and its answer would land under a later
+        command."""
+        while not self.output_done.is_set() and now() - since < self.timeout:
+            with self.lock:
+                quiet_for = now() - max(self.last_output, since)
+            up = self._up()
+            if up and quiet_for >= self.settle:
+                return
+            time.sleep(min(0.01, self.settle) if up else 0.01)
+
+    def _up(self) -> bool:
+        """Whether the engine has started: it has said something, or it has had a whole
+        `timeout` to (so that a session opening with commands it does not answer loses
+        that time once, not with each of them)."""
+        return self.heard.is_set() or now() - self.started >= self.timeout
+
+    # -- the end -----------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Close the engine's input (unless it has exited) and record how it ended."""
+        if not self.output_done.is_set():
+            self._wait_quiet(now())
+        if not self.output_done.is_set():
+            with self.lock:
+                self.rec.input_closed()
+            self.engine.close_input()
+            self.output_done.wait(self.timeout)
+        self._reader.join(self.timeout)
+        code = self.engine.wait(self.timeout) if self.output_done.is_set() else None
+        with self.lock:
+            if code is None:
+                self.rec.stopped = True
+                self.rec.comment("the engine did not exit at the end of its input; it was "
+                                 "stopped")
+            else:
+                self.rec.exited(code)
 
 
 class InputNotText(ValueError):

@@ -238,6 +238,9 @@ def format_failure(result: RunResult, tail: int = 12) -> list[str]:
     return lines
 
 
-def summary(results: Sequence[RunResult]) -> str:
+def summary(results: Sequence[RunResult], not_run: int = 0) -> str:
+    """`N passed, N failed`, and `, N not run` when --fail-fast left files unrun (so that
+    they are not silently missing from the count)."""
     passed = sum(result.passed for result in results)
-    return f"{passed} passed, {len(results) - passed} failed"
+    line = f"{passed} passed, {len(results) - passed} failed"
+    return line + (f", {not_run} not run" if not_run else "")
