@@ -19,7 +19,7 @@ or offers that force the reply to capture), late move reductions (never of captu
 castle entries), a castle-entry threat extension, a multi-jump threat extension
 (`jump_ext`), null-move pruning (`nullmove`), a quiescence that searches the mover's replies
 to a multi-jump threat (`qthreat`), one that lets the mover at a quiet leaf make a Knight's
-charge, which creates no duty and so is not a compulsory capture (`qcharge`). Three more are
+charge, which creates no duty and so is not a compulsory capture (`qcharge`). Four more are
 on in play: the capture extension, at the last ply a choice between compulsory captures
 costs no depth (`capext`; +69 Elo at 10+0.1; `capext_max` caps it along a line), in
 Camelot quiet moves of equal history ordered by their advance (`order_adv`), in Camelot and
@@ -1152,16 +1152,16 @@ class Search:
         self.duty_pat = self.options.get("duty_pat", DUTY_PAT) if self.plain_two else 0
         grain = self.options.get("grain", GRAIN)
         self.grain = grain if grain > 1 else 0
+        self.root_margin = self.options.get("root_margin", ROOT_MARGIN)
         # On in Camelot: +38.0 +/- 21.7 over 1,001 games at 10+0.1 (docs/search.md, "The history
         # malus and root reductions"); on in Chivalry: +16.1 +/- 16.7 over 1,665 games, LOS
         # 97.0 %; Cam and Camette are unmeasured.
-        self.root_margin = self.options.get("root_margin", ROOT_MARGIN)
         self.root_lmr = self.plain_two and bool(
             self.options.get("root_lmr", int(pos.variant.name in ROOT_LMR_GAMES)))
         self.root_target = pos.variant.target_bits[pos.turn]
-        # The table move first: off (51.4 % over 800 games at three plies, and 4-8 % more
-        # nodes to a fixed depth than killers and history alone); the root and quiescence
-        # use it.
+        # The table move first: only with the selectivity (by itself 51.4 % over 800 games
+        # at three plies, and 4-8 % more nodes to a fixed depth than killers and history
+        # alone); the root and quiescence always use it.
         self.use_tt_move = bool(self.options.get("ttmove", sel))
         # A killer tried before the move list is built (`_killer_first`): the same search,
         # faster; the switch is for the tests that prove it the same.
