@@ -106,6 +106,13 @@ def test_replay_takes_rules_values_in_any_case() -> None:
     done = canter("replay", "-", stdin=GAME.replace(
         "[Event", '[Rules "exit_duty_persists=False repetition=Auto"]\n[Event', 1))
     assert done.returncode == 0, done.stderr
+    # (The game replays under either value: the values themselves, read as the tag is.)
+    from canter.adapters.records.format import game_positions, read_games
+
+    game = next(read_games(GAME.replace(
+        "[Event", '[Rules "exit_duty_persists=False repetition=Auto"]\n[Event', 1)))
+    rules = game_positions(game)[0].rules
+    assert rules.exit_duty_persists is False and rules.repetition == "auto"
 
 
 def test_replay_reads_a_byte_order_mark_comments_between_games_and_names_the_right_game():

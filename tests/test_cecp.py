@@ -251,17 +251,19 @@ def test_undo_while_thinking_cancels_the_move(engine):
 
 # ---- during a search -------------------------------------------------------------------
 def test_ping_is_answered_while_the_engine_thinks(engine):
-    engine.start("new", "st 2", "usermove C6-C7", "ping 7")
+    engine.start("new", "st 4", "usermove C6-C7", "ping 7")
     started = time.monotonic()
-    line, _ = engine.until("pong 7")
-    assert time.monotonic() - started < 1.5  # not held back until the move
+    line, before = engine.until("pong 7")
+    # not held back until the move: it comes before the move, well inside the 4 s
+    assert not [x for x in before if x.startswith("move ")]
+    assert time.monotonic() - started < 3
     engine.send("option Hash=8")  # options wait until the engine has moved
     assert engine.read() == ("Error (option 'Hash' not set: the engine is thinking on its "
                              "move (send ? or force first)): option Hash=8")
     pos = Position.start(get_variant("camelot"))
     pos.push(parse_move(pos, "C6-C7"))
     engine_move(engine, pos)
-    assert time.monotonic() - started > 1.0  # the move honours st
+    assert time.monotonic() - started > 2.0  # the move honours st
 
 
 def test_question_mark_moves_now(engine):
@@ -390,6 +392,10 @@ def test_analyze_follows_the_position(engine):
     engine.send("exit", "getposition")
     pos = Position.start(get_variant("camelot"))
     pos.push(parse_move(pos, "C6-C7"))
+    # The analysis after the move is of the new position: its line starts with a move of
+    # Black's there (a White move of the start would not parse: not Black's piece).
+    first = line.split()[4]
+    assert parse_move(pos, first) in pos.legal_moves()
     engine.until(r"# position " + re.escape(pos.to_string()))
     engine.quiet(0.5)  # leaving analysis plays no move
 

@@ -339,7 +339,7 @@ def test_a_malformed_bestmove_ends_the_search():
             engine.play("startpos", Limit(depth=1), timeout=20)
         started = time.monotonic()
         engine.stop(timeout=2)  # raised EngineStalled when it waited for a bestmove
-        assert time.monotonic() - started < 1
+        assert time.monotonic() - started < 1.9  # (it waited the whole 2 s)
         engine.ping(timeout=5)  # and the engine still answers
 
 

@@ -117,13 +117,21 @@ def test_neighbour_shares_weigh_the_left_and_the_right_seat_apart():
     assert red_gain > plain.man  # a Man and where it stands
     assert abs(cost(mean, red_up) - red_gain / 2) <= 1
     # Shares of the records' shape: the right seat's material helps, its position hurts.
+    # (Counted by hand, positions weighing nothing: Green's Man more is 100 points of
+    # Green's material, which at -30 % lowers Blue's cost by 30; Red's costs a whole Man.)
+    material = Evaluator(variant, replace(plain, left_material=100, left_position=0,
+                                          right_material=-30, right_position=0))
+    assert cost(material, green_up) == -30
+    assert cost(material, red_up) == plain.man
+    # Green's position is charged at its share: at 130 %, Green's position gain costs
+    # Blue 1.3 times what it costs at 100 % (the material share held at 0).
+    only_pos = {k: Evaluator(variant, replace(plain, left_material=0, left_position=0,
+                                              right_material=0, right_position=k))
+                for k in (100, 130)}
+    gain = cost(only_pos[100], green_up)
+    assert gain != 0 and abs(cost(only_pos[130], green_up) - gain * 13 / 10) <= 1
     shaped = Evaluator(variant, replace(plain, left_material=100, left_position=0,
                                         right_material=-30, right_position=130))
-    for pos in (level, red_up, green_up):
-        sc = shaped.scores(pos)
-        mat_r, mat_g = 100 * pos.occ[1].bit_count(), 100 * pos.occ[2].bit_count()
-        assert shaped.relative(pos, 0) == sc[0] - (
-            100 * mat_r - 30 * mat_g + 130 * (sc[2] - mat_g)) // 100
     # With one opponent out, it is that opponent alone, whatever the shares.
     duel = setup("tri-camelot", turn="b", b="F9 E8", g="H9 I10 H11")
     sc = shaped.scores(duel)

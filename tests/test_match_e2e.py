@@ -169,7 +169,7 @@ def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> 
     reasons = {
         "crasher": ("crash", "crashed while searching (exit code 7)"),
         "cheat": ("illegal move", "played an illegal move"),
-        "slow": ("time forfeit", "took 0.6"),
+        "slow": ("time forfeit", "took "),  # (its overrun is checked below)
         "noisy": ("protocol error", "???garbage???"),
         "hanger": ("time forfeit", "no bestmove after"),
     }
@@ -189,7 +189,7 @@ def test_misbehaving_engines_each_lose_with_the_right_reason(tmp_path: Path) -> 
     # the slow engine's overrun is reported: took ~0.6 s with 0.25 s allowed
     reason = faults["slow"][0][0].tags["Reason"]
     over = float(reason.split("over by ")[1].split(" s")[0])
-    assert 0.3 <= over < 0.6
+    assert 0.3 <= over < 1.5  # (slept 0.6 s; a loaded machine answers later)
     assert "Rank" in proc.stdout and "Pairwise scores" in proc.stdout
 
 

@@ -262,8 +262,8 @@ def test_the_clock_runs_from_the_go():
     a = Answers()
     assert a.start(s, Limits(movetime=1.0))
     job = s._job
-    assert job.started - before < 0.1
-    assert job.stop.deadline - before < 1.1
+    assert job.started - before < 0.25  # (the build's 0.3 s not counted)
+    assert job.stop.deadline - before < 1.25
     s.stop_search()
     assert a.event.wait(5)
 

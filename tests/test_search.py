@@ -282,7 +282,7 @@ def test_movetime_is_kept():
     result, _ = search(Position.start("camelot"), movetime=0.3)
     elapsed = time.monotonic() - started
     assert result.best in Position.start("camelot").legal_moves()
-    assert elapsed < 1.0
+    assert elapsed < 3.0  # (a search that ignored it runs to depth 60: minutes)
 
 
 def test_stop_is_answered_quickly():
@@ -302,7 +302,7 @@ def test_stop_is_answered_quickly():
     stop.set()
     thread.join(5)
     assert not thread.is_alive()
-    assert out["done"] - stopped < 0.5  # goal 0.1 s; the margin is for a loaded machine
+    assert out["done"] - stopped < 1.5  # goal 0.1 s; the margin is for a loaded machine
     assert out["result"].best in pos.legal_moves()
 
 
@@ -322,9 +322,31 @@ def test_weak_skill_still_legal_and_deterministic():
     s = Searcher()
     s.skill = 2
     pos = midgame()
-    a = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
+    infos = []
+    a = s.search(pos, Limits(depth=5), infos.append, StopFlag())
     b = s.search(pos, Limits(depth=5), lambda i: None, StopFlag())
     assert a.best in pos.legal_moves() and a.best == b.best
+    assert max(i.depth for i in infos) == 1  # skill 2 searches 1 + 2 // 3 plies, not 5
+
+
+def test_weak_skill_plays_other_moves_than_the_full_strength():
+    # Skill 0 draws a bonus of up to 240 points among the four best moves: over a few
+    # positions it must leave the full-strength choice at least once, and each choice is
+    # a legal move.
+    from watching import game_positions
+
+    positions = [p for seed in (1, 2) for p in game_positions("camelot", seed, 24, 6)]
+    differ = 0
+    for pos in positions:
+        best = {}
+        for skill in (20, 0):
+            s = Searcher()
+            s.use_proofs = False
+            s.skill = skill
+            best[skill] = s.search(pos, Limits(depth=1), lambda i: None, StopFlag()).best
+            assert best[skill] in pos.legal_moves()
+        differ += best[0] != best[20]
+    assert len(positions) >= 6 and differ >= 1
 
 
 def test_ponder_search_turns_timed_at_ponderhit():
@@ -346,7 +368,7 @@ def test_ponder_search_turns_timed_at_ponderhit():
     stop.pondering = False  # ponderhit: budgets count from now (hard = 0.3 * 2 s)
     thread.join(5)
     assert not thread.is_alive()
-    assert out["done"] - hit < 1.2
+    assert out["done"] - hit < 2.5  # (hard budget 0.6 s; without one it runs on)
     assert out["result"].best in pos.legal_moves()
 
 
