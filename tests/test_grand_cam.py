@@ -258,3 +258,18 @@ def test_moves_round_trip_through_notation() -> None:
         assert format_move(GC, move) == text
         pos.push(move)
     assert pos.turn == RED and pos.ply == 4
+
+
+@pytest.mark.parametrize("mover, setup_args, move", [
+    (BLUE, dict(turn="b", b="I7", y="J7"), "I7xK7"),  # Red out: Blue alone
+    (BLUE, dict(turn="b", r="C5", b="I7", y="J7"), "I7xK7"),  # the turn passes to Red
+    (RED, dict(turn="r", r="I7", b="C5", y="J7"), "I7xK7"),  # ... and to Blue
+])
+def test_the_winner_of_a_won_game_is_the_same_read_back(mover, setup_args, move) -> None:
+    # The seat whose move took the last piece wins; the string written of the finished
+    # game names the same winner (it named the team's first seat).
+    pos = gc(**setup_args)
+    play(pos, move)
+    again = Position.from_string(pos.to_string())
+    assert pos.outcome().winner == mover == again.outcome().winner
+    assert again.outcome() == pos.outcome()

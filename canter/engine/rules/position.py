@@ -460,12 +460,23 @@ class Position:
                     self._advance_turn(mover)
                 if all(s in self.eliminated for s in mine):
                     return self._team_outcome(None, "no pieces left")
-                first = mover if mover is not None else mine[0]
+                first = mover if mover is not None else self._last_mover(mine)
                 gone = " and ".join(v.seats[s].name for s in foes)
                 return self._team_outcome(first, f"{gone} have no pieces left")
         if mover is not None:
             self._advance_turn(mover)
         return self._team_turn()
+
+    def _last_mover(self, mine: list[int]) -> int:
+        """The seat of `mine` whose move took the other team's last piece, read from a
+        parsed position: the turn passed from it to the next seat still in, its partner
+        if that one is in (else back to itself). So a game's end and the string written
+        of it name the same winner."""
+        alive = [s for s in mine if s not in self.eliminated]
+        if self.turn in alive:
+            others = [s for s in alive if s != self.turn]
+            return others[0] if others else self.turn
+        return alive[0] if alive else mine[0]
 
     def _team_turn(self) -> Outcome | None:
         """The turn goes to the next seat in play that can move (passes are automatic,
