@@ -69,7 +69,11 @@ def test_short_form_matching_several_moves_is_ambiguous():
         ("d6-f8x", NotationError, "ends with"),
         ("z9a1", NotationError, "unknown cell Z9"),
         ("d6m8", NotationError, "unknown cell M8"),
-        ("D6D9", IllegalMoveError, "neither a step"),
+        ("D6D9", IllegalMoveError, "^illegal move D6D9: no legal move goes from D6 to D9$"),
+        # a reason about the start stands, far ends or not
+        ("A5-A9", IllegalMoveError, "^illegal move A5-A9: no piece on A5$"),
+        ("D11-D7", IllegalMoveError, "the piece on D11 is black's; it is white's turn$"),
+        ("C6-C11", IllegalMoveError, "C11 is occupied$"),
         ("E6E7", IllegalMoveError, "occupied"),
         ("F5-", NotationError, "ends with"),
         ("hello", NotationError, "malformed"),
@@ -84,6 +88,7 @@ def test_short_form_matching_several_moves_is_ambiguous():
         ("D6xH8", IllegalMoveError, "no legal jump or Knight's Charge goes from D6 to H8$"),
         # a move of one leg is not quoted twice; a leg of a longer route is named
         ("D6xF8", IllegalMoveError, "^illegal move D6xF8: there is no enemy piece on E7"),
+        ("d6 x f8", IllegalMoveError, "^illegal move D6xF8: there is no enemy piece on E7"),
         ("C6-E8-G8-I8", IllegalMoveError, "^illegal move C6-E8-G8-I8: E8-G8: a canter leaps"),
         # text that is not a string is a NotationError, as position strings' PositionError
         (None, NotationError, "a move is text, not NoneType"),

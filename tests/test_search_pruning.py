@@ -310,3 +310,24 @@ def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
     assert all(x.score <= top.score for x in lines)
     b = lines[1]
     assert (b.exact, b.score) == ((True, 13) if margin == 0 else (False, 10))
+
+
+def test_no_root_margin_beside_a_won_score():
+    # Between wins a few points are plies: a faster win found later is always taken.
+    from canter.engine.search.alphabeta import WIN, RootLine, Search
+    from canter.engine.search.tt import TranspositionTable
+
+    worth = {"a": WIN - 7, "b": WIN - 3}
+    search = Search(TranspositionTable(1))
+    search.root_margin, search.root_lmr, search.watch = 8, False, None
+    search.pv = [[], []]
+
+    def child(line, depth, alpha, beta):
+        value = worth[line.move]
+        return value if alpha < value < beta else (alpha if value <= alpha else beta)
+
+    search.child = child
+    search._first_child = lambda line, depth, k: worth[line.move]
+    lines = [RootLine(m, i) for i, m in enumerate("ab")]
+    search._iterate(lines, 5, 1)
+    assert (lines[1].exact, lines[1].score) == (True, WIN - 3)

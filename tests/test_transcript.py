@@ -39,6 +39,7 @@ from canter.adapters.transcript.format import (
 from canter.adapters.transcript.record import (
     Recording,
     RecordingFailed,
+    ends_search,
     loosen,
     record_session,
 )
@@ -436,27 +437,33 @@ def test_recording_waits_for_the_last_line_of_a_known_answer():
     assert run_transcript(parse(text), LAGGING, default_timeout=5).passed
 
 
-def test_recording_counts_the_settle_only_from_the_engine_s_first_line():
-    # `echo` has no known last line: the settle applies, but not while the engine is
-    # still silent, maybe starting
-    commands = ["echo hello", "isready", "quit"]
-    recording = record_session(LAGGING, iter(c + "\n" for c in commands), None,
-                               interactive=False, settle=0.05, timeout=5)
-    text = recording.transcript().render()
-    # (the lagging quit may come after the input was closed: `@eof` may come first)
-    assert text.startswith("> echo hello\n< hello\n> isready\n< readyok\n> quit\n")
-
-
-def test_recording_waits_for_a_silent_engine_to_start_only_once():
-    # a `stop` with no search is answered by nothing: the first waits for the engine to
-    # say something (up to the timeout), the second only for the settle
-    commands = ["stop", "stop", "isready", "quit"]
+def test_a_cecp_session_waits_for_its_known_answers_and_only_settles_after_the_rest():
+    # `xboard` and `new` are answered by nothing: each costs the settle, not the timeout;
+    # `protover` ends with `feature ... done=1`, a search with its `move`, `ping` with `pong`
+    commands = ["xboard", "protover 2", "new", "force", "st 0.2", "go", "ping 3", "quit"]
     started = time.monotonic()
-    recording = record_session(MINI, iter(c + "\n" for c in commands), None,
-                               interactive=False, settle=0.05, timeout=2)
-    assert 2 <= time.monotonic() - started < 4  # (one timeout, not one per `stop`: 4+)
-    assert recording.transcript().render() == (
-        "> stop\n> stop\n> isready\n< readyok\n> quit\n@exit 0\n")
+    recording = record_session([sys.executable, "-m", "canter"],
+                               iter(c + "\n" for c in commands), None,
+                               interactive=False, settle=0.05, timeout=8)
+    assert time.monotonic() - started < 6  # (two timeouts would be 16 s)
+    lines = recording.transcript().render().splitlines()
+    go = lines.index("> go")
+    assert lines[lines.index("> new") - 1].startswith("< feature ") and "done=1" in \
+        lines[lines.index("> new") - 1]
+    # (a search's lines are recorded loosely, `...`: its move may differ on replay)
+    assert lines[lines.index("> ping 3") - 1].split()[-2:][0] == "move"
+    assert lines[lines.index("> ping 3") + 1].endswith("pong 3")
+    assert go == lines.index("> ping 3") - 2
+
+
+@pytest.mark.parametrize("line, ends", [
+    ("bestmove C6-B5", True), ("bestmove C6-B5 ponder H11-F9", True), ("move C6-B5", True),
+    ("resign", True), ("1-0 {White wins: two pieces in the black castle}", True),
+    ("1/2-1/2 {draw: third repetition}", True), ("0-1-0 {Red wins}", True),
+    ("info depth 3 pv C6-B5", False), ("movetime", False), ("1-0x", False), ("", False),
+])
+def test_the_lines_that_end_a_search(line, ends):
+    assert ends_search(line) is ends
 
 
 def test_cli_record_keeps_answers_under_their_commands_with_a_slow_engine(tmp_path):

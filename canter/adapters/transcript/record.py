@@ -214,19 +214,34 @@ def _deterministic_go(args: list[str]) -> bool:
 
 def answer_end(words: list[str]) -> Callable[[str], bool] | None:
     """A test for the last line of the answer to the command `words`, where the protocol
-    names one: `uciok` after `uci`, `readyok` after `isready`, the `bestmove` of a `go`
-    with a limit, and CECP's `pong N` after `ping N`. None for any other command (and for
-    an infinite or ponder search, which ends only when it is told to)."""
+    names one: `uciok` after `uci`, `readyok` after `isready`, a search's move after a
+    `go` with a limit (UCI's `bestmove`, CECP's `move`, or a CECP result or resignation
+    where the game is over) or a `ponderhit`, and CECP's `feature ... done=1` after
+    `protover`, `pong N` after `ping N`. None for any other command (and for an infinite
+    or ponder search, which ends only when it is told to)."""
     command, args = (words[0], words[1:]) if words else ("", [])
     if command == "uci":
         return _starts_with(["uciok"])
     if command == "isready":
         return _starts_with(["readyok"])
-    if command == "go" and not any(word.lower() in ("infinite", "ponder") for word in args):
-        return _starts_with(["bestmove"])
+    if command == "ponderhit" or command == "go" and not any(
+            word.lower() in ("infinite", "ponder") for word in args):
+        return ends_search
+    if command == "protover":
+        return lambda line: line.startswith("feature ") and "done=1" in line.split()
     if command == "ping":
         return _starts_with(["pong", *args[:1]])
     return None
+
+
+_RESULT = re.compile(r"(1/2|[01])(-(1/2|[01]))+( |$)")
+
+
+def ends_search(line: str) -> bool:
+    """The line that ends a search: UCI's `bestmove`, CECP's `move`, `resign`, or a CECP
+    result claim (`1-0 {...}`, `1-0-0 {...}`)."""
+    first = line.split()[:1]
+    return first in (["bestmove"], ["move"], ["resign"]) or bool(_RESULT.match(line))
 
 
 def _starts_with(first: list[str]) -> Callable[[str], bool]:
@@ -281,8 +296,6 @@ class _Session:
         self.settle, self.timeout = settle, timeout
         self.lock = threading.Lock()  # guards rec, last_output and _answer_end
         self.last_output = now()
-        self.started = now()
-        self.heard = threading.Event()  # the engine has written a line
         self.answered = threading.Event()  # the awaited last line of an answer has come
         self._answer_end: Callable[[str], bool] | None = None
         self.searching = threading.Event()  # a go is out and its bestmove is not in yet
@@ -308,11 +321,10 @@ class _Session:
         with self.lock:
             self.rec.received(line)
             self.last_output = now()
-            self.heard.set()
             if self._answer_end is not None and self._answer_end(line):
                 self._answer_end = None
                 self.answered.set()
-        if line.split()[:1] == ["bestmove"]:
+        if ends_search(line):
             self.searching.clear()
         self._echo(line)
 
@@ -379,22 +391,15 @@ class _Session:
 
     def _wait_quiet(self, since: float) -> None:
         """Until the engine has been quiet for `settle` (at most `timeout` after `since`).
-        The quiet counts only once the engine is up: before its first line, a silent
-        engine may just be slow to start, and its answer would land under a later
-        command."""
+        (A command with a known last line has already waited for it: a slow start of the
+        engine is seen there, and commands no protocol answers, CECP's `xboard`, `new`,
+        `force`, cost only the settle.)"""
         while not self.output_done.is_set() and now() - since < self.timeout:
             with self.lock:
                 quiet_for = now() - max(self.last_output, since)
-            up = self._up()
-            if up and quiet_for >= self.settle:
+            if quiet_for >= self.settle:
                 return
-            time.sleep(min(0.01, self.settle) if up else 0.01)
-
-    def _up(self) -> bool:
-        """Whether the engine has started: it has said something, or it has had a whole
-        `timeout` to (so that a session opening with commands it does not answer loses
-        that time once, not with each of them)."""
-        return self.heard.is_set() or now() - self.started >= self.timeout
+            time.sleep(min(0.01, self.settle))
 
     # -- the end -----------------------------------------------------------------------
 

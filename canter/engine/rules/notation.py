@@ -30,7 +30,8 @@ class IllegalMoveError(ValueError):
     def __init__(self, text: str, reason: str) -> None:
         # A reason names the leg at fault, which for a move of one leg is the move itself:
         # the message then quotes it once.
-        super().__init__(f"illegal move {reason}" if reason.startswith(f"{text}: ")
+        super().__init__(f"illegal move {reason}"
+                         if reason.startswith(f"{text.replace(' ', '')}: ")
                          else f"illegal move {text}: {reason}")
         self.text = text
         self.reason = reason
@@ -127,6 +128,7 @@ def parse_move(pos: Position, text: str) -> Move:
         raise IllegalMoveError(shown, f"the game is over ({outcome.text()})")
     legal = {m.key: m for m in pos.legal_moves()}
     route_error = None
+    no_leg = False
     try:
         key = _walk_route(pos, cells, seps)
         if key in legal:
@@ -134,6 +136,7 @@ def parse_move(pos: Position, text: str) -> Move:
         route_error = _why_not(pos, key, cells, seps, legal)
     except IllegalMoveError as exc:
         route_error = exc.reason
+        no_leg = isinstance(exc, _NoLeg)
     if len(cells) == 2:
         capture = seps[0] == "x"
         start, end = cells
@@ -143,12 +146,21 @@ def parse_move(pos: Position, text: str) -> Move:
             return matches[0]
         if len(matches) > 1:
             raise AmbiguousMoveError(shown, sorted(format_move(v, m) for m in matches))
-        if _between(v.board, start, end) is None and end not in v.board.neighbours[start]:
-            # A short form may name the ends of a route of many legs: no one leg is wrong.
+        if no_leg:
+            # A short form may name the ends of a route of many legs: no one leg is
+            # wrong, no such move exists.
             kind = "jump or Knight's Charge" if capture else "plain move or canter"
-            route_error = (f"no legal {kind} goes from {v.board.names[start]} to "
-                           f"{v.board.names[end]}")
+            route_error = _no_route(v, start, end, kind)
     raise IllegalMoveError(shown, route_error)
+
+
+class _NoLeg(IllegalMoveError):
+    """No single leg joins two cells of a route (neither a step nor a leap)."""
+
+
+def _no_route(v: Variant, start: int, end: int, kind: str) -> str:
+    names = v.board.names
+    return f"no legal {kind} goes from {names[start]} to {names[end]}"
 
 
 def _parse_bare(pos: Position, cells: list[int], shown: str) -> Move:
@@ -177,6 +189,8 @@ def _parse_bare(pos: Position, cells: list[int], shown: str) -> Move:
     try:
         key = _walk_route(pos, cells, seps)
         reason = _why_not(pos, key, cells, seps, {m.key: m for m in legal})
+    except _NoLeg:
+        reason = _no_route(v, start, end, "move")
     except IllegalMoveError as exc:
         reason = exc.reason
     raise IllegalMoveError(shown, reason)
@@ -231,7 +245,7 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
                 raise IllegalMoveError(shown, f"{leg} is a plain move, which is a whole move: "
                                        "no leg may come before or after it")
             elif over is None:
-                raise IllegalMoveError(shown, f"{leg} is neither a step to a neighbour nor a "
+                raise _NoLeg(shown, f"{leg} is neither a step to a neighbour nor a "
                                        "leap over one cell")
             elif not (own & ~sb) >> over & 1:
                 if (allocc & ~own & ~captured) >> over & 1:
@@ -245,7 +259,7 @@ def _walk_route(pos: Position, cells: list[int], seps: list[str]) -> tuple[int, 
                                        "move or a canter")
         else:
             if over is None:
-                raise IllegalMoveError(shown, f"{leg} is not a leap over one cell")
+                raise _NoLeg(shown, f"{leg} is not a leap over one cell")
             enemy = allocc & ~own & ~captured
             if not (enemy >> over) & 1:
                 if v.teams and (own & ~pos.occ[seat]) >> over & 1:

@@ -27,7 +27,8 @@ Chivalry late quiet root moves searched a ply shallower first (`root_lmr`), and 
 where the other side could already capture, the moves that leave it so are not counted as
 offers (`fresh_offers`).
 `duty_pat` (off) lets a quiescence node under a capture duty stand pat far above beta,
-and `grain` (off) rounds static scores to a multiple of its value.
+`grain` (off) rounds static scores to a multiple of its value, and `root_margin` (off)
+searches a later root move again only when it beats the best so far by more than a margin.
 
 Determinism: under depth and node limits nothing depends on the clock; node limits are
 checked at every node.
@@ -1010,8 +1011,9 @@ class Search:
             else:
                 floor = sorted((d.score for d in done), reverse=True)[k - 1]
             # A later root move is searched again only if it beats the floor by more
-            # than the margin (switch `root_margin`; 0: by any amount).
-            bar = floor + self.root_margin if floor > -INF else floor
+            # than the margin (switch `root_margin`; 0: by any amount). Not beside a won
+            # or lost score, where a few points are plies to the end, not worth.
+            bar = floor + self.root_margin if -WIN_BOUND < floor < WIN_BOUND else floor
             self.currmove = line.move
             self.currmovenumber = i + 1
             if i < k:
@@ -1188,6 +1190,7 @@ class Search:
             self.child = self.brs.root_child
         elif self.three and algorithm == "maxn":
             self.child = MaxN(self).root_child
+            self.root_margin = 0  # its root values are exact whatever the window: no gain
         else:
             self.child = self._root_child
 
