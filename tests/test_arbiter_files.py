@@ -396,3 +396,35 @@ def test_a_match_killed_at_random_moments_loses_and_repeats_no_game(tmp_path: Pa
     assert json.loads(summary.read_text())["games_played"] == games
     lines = log.read_text().split("\n")
     assert lines[-1] == "" and all(_log_line_ok(line) for line in lines[:-1])
+
+
+def test_a_record_that_cannot_be_written_stops_the_run_with_its_summary(tmp_path, monkeypatch):
+    # A full disk at the second game: the first game stays in --pgn, the summary and
+    # --json (on another disk) still say what was played, and the run fails with exit 1.
+    import errno
+
+    from click.testing import CliRunner
+
+    from canter.adapters.arbiter import run as run_module
+    from canter.cli import main
+
+    appended = []
+    real_append = run_module.ResultsFile.append
+
+    def append(self, record):
+        if appended:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        appended.append(record)
+        real_append(self, record)
+
+    monkeypatch.setattr(run_module.ResultsFile, "append", append)
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    result = CliRunner().invoke(main, [
+        "match", "--engine", CANTER, "--engine", CANTER, "--games", "4", "--depth", "1",
+        "--maxplies", "6", "--pgn", str(pgn), "--json", str(js)])
+    assert result.exit_code == 1, result.output
+    assert "game 2 could not be written (No space left on device)" in result.output
+    assert "Games played: 1 of 4" in result.output  # the summary
+    summary = json.loads(js.read_text())
+    assert summary["games_played"] == 1 and summary["interrupted"] is True
+    assert len(read_games_file(str(pgn))) == 1

@@ -20,6 +20,7 @@ from canter.adapters.client.engine import (
     Limit,
     position_command,
 )
+from canter.engine import Position, parse_move
 
 FAKE = str(Path(__file__).parent / "fake_engines" / "scripted.py")
 
@@ -492,3 +493,33 @@ def test_an_engine_that_dies_after_a_huge_line_is_quoted_short():
     text = str(EngineDied("handshake", 3, ["x" * 10_000_000]))
     assert text.startswith("engine died during handshake (exit code 3); last output: 'xxx")
     assert text.endswith("... (10,000,000 characters)'") and len(text) < 300
+
+
+BAD = str(Path(__file__).parent / "bad_engines" / "bad_engine.py")
+
+
+def test_a_line_written_after_the_answer_never_passes_for_the_next_one():
+    # A second bestmove after the first search's: the next search gets its own move, not
+    # the stray A1-A2 (which the engine never chose for that position).
+    with Engine.start([sys.executable, BAD, "--stray-after-go", "1"]) as engine:
+        engine.handshake()
+        first = engine.play("startpos", Limit(depth=1), timeout=20)
+        time.sleep(0.3)  # (the stray line is in by now)
+        second = engine.play("startpos", Limit(depth=1), moves=[first.move], timeout=20)
+        assert second.move != "A1-A2"
+        pos = Position.start("camelot")
+        pos.push(parse_move(pos, first.move))
+        assert parse_move(pos, second.move) in pos.legal_moves()
+        assert ("<", "bestmove A1-A2") in [(r.direction, r.line) for r in engine.log]
+
+
+def test_search_output_after_its_search_is_ignored_between_games():
+    # An info line that would not parse, written after the game's last search, is no one's
+    # search output: the next game's isready is answered, not a protocol error.
+    stray = "info depth 99 score cp 99999 pv ZZ"
+    with Engine.start([sys.executable, BAD, "--stray-after-go", "1", "--stray", stray]) as engine:
+        engine.handshake()
+        engine.play("startpos", Limit(depth=1), timeout=20)
+        time.sleep(0.3)
+        engine.new_game(timeout=10)
+        assert engine.play("startpos", Limit(depth=1), timeout=20).move

@@ -10,6 +10,8 @@ Faults (N counts `go` or `isready` commands from the start of the process, from 
   --illegal-at-go N      answer the N-th go with a well-formed illegal move
   --slow-at-go N         sleep --delay seconds (default 1.0) before the N-th bestmove
   --garbage-at-go N      answer the N-th go with noise and a malformed bestmove
+  --stray-after-go N     after the N-th bestmove, write --stray LINE (default a second
+                         `bestmove A1-A2`) unasked
   --illegal-chance P     answer a go with an illegal move with probability P, drawn from
                          --seed S (default 1) and the position: the same choice each run
 Protocol breaches (for `canter compliance`):
@@ -190,6 +192,8 @@ class Bad:
                 threading.Timer(a.ponder_timed, self.stop).start()
             return
         self.finish(move)
+        if a.stray_after_go == n:
+            out(a.stray)
 
     def stop(self) -> None:
         if not self.searching.is_set() or self.args.ignore_stop:
@@ -262,9 +266,10 @@ class Bad:
 def main() -> None:
     p = argparse.ArgumentParser()
     for flag in ("crash-at-go", "hang-at-go", "hang-at-isready", "illegal-at-go",
-                 "slow-at-go", "garbage-at-go", "flood-at-go"):
+                 "slow-at-go", "garbage-at-go", "flood-at-go", "stray-after-go"):
         p.add_argument(f"--{flag}", type=int, default=0)
     p.add_argument("--delay", type=float, default=1.0)
+    p.add_argument("--stray", default="bestmove A1-A2")
     p.add_argument("--ponder-timed", type=float, default=0.0)
     p.add_argument("--illegal-chance", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=1)

@@ -395,7 +395,13 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         if not arbiter.playing or again:
             raise KeyboardInterrupt
 
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # A hangup (the terminal or the ssh session gone) stops the run as an interrupt does:
+    # the summary and --json written, the engines (in sessions of their own, which the
+    # hangup never reaches) stopped.
+    stops = [signal.SIGINT, signal.SIGTERM]
+    if hasattr(signal, "SIGHUP"):
+        stops.append(signal.SIGHUP)
+    previous = {sig: signal.getsignal(sig) for sig in stops}
     for sig in previous:
         signal.signal(sig, interrupt)
     try:

@@ -78,6 +78,11 @@ class ArbiterError(Exception):
     be written or is not the run's own), or an output file that failed in mid-run."""
 
 
+class RecordNotWritten(ArbiterError):
+    """A finished game could not be added to --pgn (a full disk): the run stops as an
+    interrupted one does, its summary and --json written, then fails with this."""
+
+
 @dataclass
 class RunConfig:
     players: list[Player]
@@ -331,6 +336,7 @@ class Arbiter:
         results: queue.Queue[tuple[str, object]] = queue.Queue()
         workers: list[threading.Thread] = []
         conn: Connection | None = None
+        unwritten: RecordNotWritten | None = None
         pools = [] if cfg.cluster else [
             EnginePool(cfg.settings, self.registry, log)
             for _ in range(min(cfg.concurrency, max(1, len(pending))))]
@@ -387,6 +393,9 @@ class Arbiter:
         except KeyboardInterrupt:
             outcome.interrupted = True
             self.say("Interrupted: finished games are saved; run the same command to resume")
+        except RecordNotWritten as exc:
+            outcome.interrupted = True
+            unwritten = exc
         finally:
             self.abort.set()
             self.registry.kill_all()
@@ -400,7 +409,11 @@ class Arbiter:
                 self.feeder.close_engines()
                 conn.close()
             try:
-                self._drain(results, outcome)
+                if unwritten is None:
+                    self._drain(results, outcome)
+            except RecordNotWritten as exc:
+                outcome.interrupted = True
+                unwritten = exc
             finally:
                 for pool in pools:
                     pool.close()
@@ -427,6 +440,8 @@ class Arbiter:
                 saved = f"; the games are in {cfg.pgn}" if cfg.pgn else ""
                 raise ArbiterError(f"--json {cfg.json_path}: the summary could not be written "
                                    f"({exc.strerror}){saved}") from None
+        if unwritten is not None:
+            raise unwritten
         return outcome
 
     def _connect(self, pending: list[Job],
@@ -489,7 +504,7 @@ class Arbiter:
             try:
                 self.file.append(result.record)
             except OSError as exc:
-                raise ArbiterError(
+                raise RecordNotWritten(
                     f"--pgn {self.file.path}: game {result.number} could not be written "
                     f"({exc.strerror}); the games before it are saved: run the same command "
                     "to resume once the file can be written") from None

@@ -629,6 +629,19 @@ class Engine:
             except Exception:  # the end of the output, the limit, or a closed pipe
                 return
 
+    def _skip_stray(self) -> None:
+        """Read what the engine wrote after its last answer and no one awaited (a second
+        bestmove, info after its search ended), before a search starts: none of it may
+        pass for the new search's answer. Logged, and dropped as _dispatch drops lines
+        of no search (or refused, when strict)."""
+        started = time.monotonic()
+        while True:
+            try:
+                line = self._read_line("position", started, started)
+            except EngineStalled:  # nothing more waiting
+                return
+            self._dispatch("position", line)
+
     def _check_open(self) -> None:
         if self._quit:
             raise EngineStateError("the engine has quit")
@@ -707,6 +720,8 @@ class Engine:
                 elif self.strict:
                     raise LineError("bestmove while no search is running")
         except LineError as exc:
+            if keyword == "info" and self._search is None and not self.strict:
+                return "?", line  # search output after its search: no one's, ignored
             raise EngineProtocolError(step, line, str(exc)) from None
         return keyword, stripped
 
@@ -803,6 +818,7 @@ class Engine:
         callback: Callable[[Info], None] | None,
         searchmoves: Sequence[str] | None = None,
     ) -> _Search:
+        self._skip_stray()
         self.set_position(position, moves)
         words = ["go", *limit.go_arguments()]
         if searchmoves:
