@@ -275,20 +275,13 @@ def test_root_reductions_take_only_late_quiet_root_moves(game, switch, on):
         assert not capture and not entry and not duty
 
 
-@pytest.mark.parametrize("margin, searched_again, best", [
-    (0, ["b", "c"], "c"),  # b beats the floor by 3: searched again, then c
-    (4, ["c"], "c"),  # b's 3 points are within the margin; c's 20 are not
-    (25, [], "a"),  # nothing beats the first move by more than 25
-])
-def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
-        margin, searched_again, best):
-    # `root_margin=N`: a later root move's null window is set N points above the best
-    # score so far; a move that stays within it is held at the floor (an upper bound may
-    # not pass for the best exact score), and one that beats it gets a full window.
+def scripted_root(worth: dict[str, int], margin: int) -> tuple[list, list[str]]:
+    """One root iteration over moves named by letters, each child search answering from
+    `worth` within its window (fail-hard), with `root_margin` at `margin`: the root lines,
+    and the moves searched again with a full window."""
     from canter.engine.search.alphabeta import RootLine, Search
     from canter.engine.search.tt import TranspositionTable
 
-    worth = {"a": 10, "b": 13, "c": 30, "d": 5}
     search = Search(TranspositionTable(1))
     search.root_margin, search.root_lmr, search.watch = margin, False, None
     search.pv = [[], []]
@@ -302,8 +295,23 @@ def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
 
     search.child = child
     search._first_child = lambda line, depth, k: worth[line.move]
-    lines = [RootLine(m, i) for i, m in enumerate("abcd")]
+    lines = [RootLine(m, i) for i, m in enumerate(worth)]
     search._iterate(lines, 5, 1)
+    return lines, again
+
+
+@pytest.mark.parametrize("margin, searched_again, best", [
+    (0, ["b", "c"], "c"),  # b beats the floor by 3: searched again, then c
+    (4, ["c"], "c"),  # b's 3 points are within the margin; c's 20 are not
+    (25, [], "a"),  # nothing beats the first move by more than 25
+])
+def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
+        margin, searched_again, best):
+    # `root_margin=N`: a later root move's null window is set N points above the best
+    # score so far; a move that stays within it is held at the floor (an upper bound may
+    # not pass for the best exact score), and one that beats it gets a full window.
+    worth = {"a": 10, "b": 13, "c": 30, "d": 5}
+    lines, again = scripted_root(worth, margin)
     assert again == searched_again
     top = max((x for x in lines if x.exact), key=lambda x: x.score)
     assert top.move == best and top.score == worth[best]
@@ -314,20 +322,7 @@ def test_a_root_margin_searches_again_only_moves_that_beat_the_floor_by_more(
 
 def test_no_root_margin_beside_a_won_score():
     # Between wins a few points are plies: a faster win found later is always taken.
-    from canter.engine.search.alphabeta import WIN, RootLine, Search
-    from canter.engine.search.tt import TranspositionTable
+    from canter.engine.search.alphabeta import WIN
 
-    worth = {"a": WIN - 7, "b": WIN - 3}
-    search = Search(TranspositionTable(1))
-    search.root_margin, search.root_lmr, search.watch = 8, False, None
-    search.pv = [[], []]
-
-    def child(line, depth, alpha, beta):
-        value = worth[line.move]
-        return value if alpha < value < beta else (alpha if value <= alpha else beta)
-
-    search.child = child
-    search._first_child = lambda line, depth, k: worth[line.move]
-    lines = [RootLine(m, i) for i, m in enumerate("ab")]
-    search._iterate(lines, 5, 1)
+    lines, _ = scripted_root({"a": WIN - 7, "b": WIN - 3}, 8)
     assert (lines[1].exact, lines[1].score) == (True, WIN - 3)
