@@ -523,3 +523,191 @@ def test_search_output_after_its_search_is_ignored_between_games():
         time.sleep(0.3)
         engine.new_game(timeout=10)
         assert engine.play("startpos", Limit(depth=1), timeout=20).move
+
+
+def bad(*args: str) -> list[str]:
+    return [sys.executable, BAD, *args]
+
+
+def test_a_late_error_line_is_no_refusal_of_the_next_query():
+    # An `info string error` written unasked after the last search belongs to no query:
+    # the next checked_position must not take it for the engine refusing its position.
+    late = "info string error: late complaint"
+    with Engine.start(bad("--stray-after-go", "1", "--stray", late)) as engine:
+        engine.play("startpos", Limit(depth=1), timeout=20)
+        time.sleep(0.2)  # (the stray line is in by now)
+        engine.checked_position("startpos", ["D6-F8"])
+        assert engine.errors == ["late complaint"]  # still kept, just not blamed on it
+    answer = "bestmove C8-D9\\ninfo string error: late complaint"
+    with Engine.start(fake("--say-at", "go", answer, "--say-at", "legal", "legal F8-F9")) as engine:
+        engine.play("startpos", Limit(depth=1))
+        time.sleep(0.2)
+        assert engine.legal("F8") == ["F8-F9"]
+
+
+def test_quit_or_close_during_a_search_ends_it_and_every_call_is_refused():
+    for end in ("quit", "close"):
+        engine = Engine.start(fake())
+        analysis = engine.analysis("startpos")
+        assert next(analysis).depth == 1
+        getattr(engine, end)()
+        assert not engine.searching
+        for call in (engine.stop, analysis.stop, analysis.wait, analysis.next,
+                     analysis.__next__):
+            with pytest.raises(EngineStateError, match="the engine has quit"):
+                call()
+        engine.close()
+
+
+def test_a_finished_analysis_stays_readable_after_quit():
+    with Engine.start(fake("--move", "C8-D9")) as engine:
+        analysis = engine.analysis("startpos", Limit(depth=2))
+        result = analysis.wait(timeout=5)
+    assert analysis.wait() is result and analysis.next() is not None  # (infos not iterated)
+
+
+def test_a_non_callable_info_is_refused_before_anything_is_sent():
+    with Engine.start(fake()) as engine:
+        before = sent(engine)
+        with pytest.raises(TypeError, match="info must be a function"):
+            engine.play("startpos", Limit(depth=1), info=1)  # type: ignore[arg-type]
+        assert sent(engine) == before and not engine.searching
+
+
+def test_a_raising_info_callback_stops_its_search_and_no_later_call_sees_it_again():
+    calls = []
+
+    def callback(info):
+        calls.append(info)
+        raise RuntimeError("callback broke")
+
+    with Engine.start(fake("--move", "C8-D9", "--infos", "3")) as engine:
+        with pytest.raises(RuntimeError, match="callback broke"):
+            engine.play("startpos", Limit(depth=3), info=callback)
+        assert not engine.searching and len(calls) == 1  # called no more once it raised
+        assert sent(engine)[-1] == "stop"
+        assert engine.play("startpos", Limit(depth=1)).move == "C8-D9"
+        assert len(calls) == 1
+
+
+def test_analysis_next_keeps_the_deadline_given_to_analysis():
+    import threading
+
+    engine = Engine.start(fake("--infos", "1"))
+    analysis = engine.analysis("startpos", timeout=0.2)
+    assert analysis.next().depth == 1
+    outcome: list[BaseException] = []
+
+    def wait_for_next() -> None:
+        try:
+            analysis.next()  # nothing more comes before the stop that never is sent
+        except BaseException as exc:
+            outcome.append(exc)
+
+    # (in a thread, so that a next() without a deadline fails the test, not hangs it)
+    waiter = threading.Thread(target=wait_for_next, daemon=True)
+    waiter.start()
+    waiter.join(timeout=3)
+    engine.close()
+    waiter.join(timeout=3)
+    assert outcome and isinstance(outcome[0], EngineStalled), outcome
+    assert outcome[0].step == "analysis"
+
+
+def test_an_error_in_the_analysis_body_is_not_replaced_by_a_stalled_stop():
+    with Engine.start(fake("--ignore-stop"), timeout=3) as engine:
+        t0 = time.monotonic()
+        with pytest.raises(KeyError, match="from the body"):
+            with engine.analysis("startpos"):
+                raise KeyError("from the body")
+        assert time.monotonic() - t0 < 2  # a short stop, not the engine's 3 s
+        assert engine.searching  # the stop went unanswered: the search still runs
+        engine.close()
+
+
+def test_stop_returns_the_result_of_a_stalled_play_whose_bestmove_a_ping_read():
+    with Engine.start(bad("--slow-at-go", "1", "--delay", "0.4")) as engine:
+        with pytest.raises(EngineStalled):
+            engine.play("startpos", Limit(depth=1), timeout=0.1)
+        engine.ping(timeout=5)  # answered after the late bestmove, which it reads
+        assert not engine.searching
+        result = engine.stop()
+        assert result is not None and result.move is not None
+        assert engine.stop() is None  # handed out once
+        engine.play("startpos", Limit(depth=1), timeout=5)
+        assert engine.stop() is None  # a search that returned its own result owes none
+
+
+@pytest.mark.parametrize(("fields", "needle"), [
+    ({"incs": (1, 1)}, "incs need clock times"),
+    ({"movetime": 0.0004}, "at least 0.001 s"),
+    ({"movetime": True}, "movetime must be a number of seconds above 0, not True"),
+    ({"movetime": "1"}, "movetime must be a number"),
+    ({"times": (True, 1)}, "times must be finite numbers"),
+    ({"times": 60}, "times must be a sequence"),
+    ({"times": (1, 1), "incs": (False, 0)}, "incs must be finite numbers"),
+])
+def test_a_limit_with_a_mistyped_field_is_refused_when_built(fields, needle):
+    with pytest.raises(ValueError, match=needle):
+        Limit(**fields)
+
+
+def test_a_millisecond_movetime_is_still_sent():
+    assert Limit(movetime=0.001).go_arguments() == ["movetime", "1"]
+
+
+def test_a_string_of_moves_is_refused_before_anything_is_sent():
+    with Engine.start(fake()) as engine:
+        before = sent(engine)
+        calls = [
+            lambda: engine.play("startpos", Limit(depth=1), moves="D6-F8"),
+            lambda: engine.play("startpos", Limit(depth=1), searchmoves="D6-F8"),
+            lambda: engine.analysis("startpos", moves="D6-F8"),
+            lambda: engine.set_position("startpos", "D6-F8"),
+            lambda: engine.checked_position("startpos", "D6-F8"),
+        ]
+        for call in calls:
+            with pytest.raises(TypeError, match="must be a list of moves, not a string"):
+                call()
+        assert sent(engine) == before and not engine.searching
+
+
+def test_none_is_no_value_for_a_string_option():
+    with Engine.start(fake()) as engine:
+        before = sent(engine)
+        with pytest.raises(ValueError, match="'Book File' is a string"):
+            engine.configure({"Book File": None})
+        assert sent(engine) == before
+
+
+def test_only_error_and_warning_prefixes_with_a_colon_count():
+    lines = "\\n".join([
+        "info string errors: none so far",
+        "info string warning unused",
+        "info string error: refused",
+        "info string warning: ignored",
+        "readyok",
+    ])
+    with Engine.start(fake("--say-at", "isready", lines)) as engine:
+        engine.ping()
+        assert (engine.errors, engine.warnings) == (["refused"], ["ignored"])
+
+
+def test_an_engine_timeout_of_none_is_refused_before_spawning():
+    for timeout in (None, 0, float("nan")):
+        with pytest.raises(ValueError, match="timeout must be a number of seconds above 0"):
+            Engine.start(fake(), timeout=timeout)
+
+
+def test_a_call_refused_during_a_search_is_named_in_the_message():
+    with Engine.start(fake()) as engine, engine.analysis("startpos"):
+        for name, call in [
+            ("play", lambda: engine.play("startpos", Limit(depth=1))),
+            ("analysis", lambda: engine.analysis("startpos")),
+            ("legal", engine.legal),
+            ("checked_position", engine.checked_position),
+            ("set_position", engine.set_position),
+        ]:
+            with pytest.raises(EngineStateError,
+                               match=rf"cannot {name}\(\) while a search runs; stop\(\) it"):
+                call()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from canter.adapters.client.engine import Engine, EngineStalled, EngineStateError
+from canter.adapters.client.engine import Engine, EngineStalled, EngineStateError, Limit
 from canter.engine import Position, get_variant, parse_move
 
 BAD = str(Path(__file__).parent / "bad_engines" / "bad_engine.py")
@@ -69,3 +69,13 @@ def test_raw_go_refuses_other_commands() -> None:
             with pytest.raises(ValueError):
                 engine.go_raw(line)
         assert not engine.searching
+
+
+def test_a_raw_search_never_takes_a_stray_bestmove_for_its_own() -> None:
+    with Engine.start(bad("--stray-after-go", "1")) as engine:
+        engine.play("startpos", Limit(depth=1), timeout=20)
+        time.sleep(0.2)  # (the stray `bestmove A1-A2` is in by now)
+        lines = engine.go_raw("go depth 1", timeout=5)
+        assert "bestmove A1-A2" not in lines
+        assert lines[-1].startswith("bestmove ")
+        parse_move(Position.start(get_variant("camelot")), lines[-1].split()[1])

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import collections
 import math
+import numbers
 import os
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from queue import Empty, Queue
 from typing import IO, Any
@@ -161,6 +162,13 @@ def _ms(seconds: float) -> int:
     return max(0, round(seconds * 1000))
 
 
+def _is_seconds(value: object) -> bool:
+    """A finite real number. A bool is an int to Python, but `movetime=True` is a
+    mistake, not one second."""
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
 @dataclass(frozen=True)
 class Limit:
     """What a search is asked to do. Times are in seconds (sent as milliseconds).
@@ -188,17 +196,28 @@ class Limit:
                                       or value < 1):
                 raise ValueError(f"Limit {name} must be a whole number of at least 1, "
                                  f"not {value!r}")
-        if self.movetime is not None and not (math.isfinite(self.movetime)
-                                              and self.movetime > 0):
-            raise ValueError(f"Limit movetime must be a number of seconds above 0, "
-                             f"not {self.movetime!r}")
+        if self.movetime is not None:
+            if not (_is_seconds(self.movetime) and self.movetime > 0):
+                raise ValueError(f"Limit movetime must be a number of seconds above 0, "
+                                 f"not {self.movetime!r}")
+            if _ms(self.movetime) < 1:  # it would be sent as `movetime 0`
+                raise ValueError(f"Limit movetime must be at least 0.001 s (it is sent in "
+                                 f"whole milliseconds), not {self.movetime!r}")
         for name in ("times", "incs"):
             values = getattr(self, name)
-            if values is not None and not all(math.isfinite(v) for v in values):
-                raise ValueError(f"Limit {name} must be finite numbers of seconds")
+            if values is None:
+                continue
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+                raise ValueError(f"Limit {name} must be a sequence of seconds, one per "
+                                 f"seat, not {values!r}")
+            if not all(_is_seconds(v) for v in values):
+                raise ValueError(f"Limit {name} must be finite numbers of seconds, "
+                                 f"not {values!r}")
         if self.times is not None and len(self.times) not in SEAT_CLOCK_KEYWORDS:
             raise ValueError(f"clocks for {len(self.times)} seats are not supported "
                              f"(give {', '.join(map(str, SEAT_CLOCK_KEYWORDS))})")
+        if self.incs is not None and self.times is None:
+            raise ValueError("Limit incs need clock times: give times too")
         if self.incs is not None and self.times is not None and self.incs and \
                 len(self.incs) != len(self.times):
             raise ValueError("give one increment per seat")
@@ -383,6 +402,8 @@ class _Search:
         self.result: PlayResult | None = None
         self.stopped = False
         self.lines: list[str] = []  # stdout lines read while it ran, bestmove included
+        self.claimed = False  # its result was handed to the caller
+        self.callback_error: BaseException | None = None  # what `callback` raised
 
 
 _NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
@@ -394,10 +415,14 @@ STDERR_DRAIN = 1.0  # seconds close() waits for the stderr reader to log what is
 # stalled: long enough to reach a bestmove queued behind a burst of info lines, short
 # enough that an engine printing without end cannot hold its reader.
 FLOOD_GRACE = 1.0
+# How long a search is given to end when its caller is leaving with an exception of its
+# own (an `info` callback raised, the body of `with analysis` raised): short, for that
+# exception is what the caller waits to see.
+QUICK_STOP = 0.5
 
 
 class Engine:
-    """One engine process. Not thread-safe: use one Engine per thread.
+    """One engine process. Not thread-safe: one thread at a time (kill() excepted).
 
     Start with `Engine.start(command)` (spawns and does the handshake) or construct and
     call `handshake()` yourself. Use it as a context manager, or call `quit()`/`close()`.
@@ -420,6 +445,11 @@ class Engine:
         log_limit: int | None = 100_000,
         new_session: bool = False,
     ) -> None:
+        if not (_is_seconds(timeout) and timeout > 0):
+            # every non-search wait (and the reaping of the process) is bounded by it:
+            # None would let a silent engine hold its caller for ever
+            raise ValueError(f"Engine timeout must be a number of seconds above 0, "
+                             f"not {timeout!r}")
         self.command = [command] if isinstance(command, str) else list(command)
         self._given_name = name
         self.name = name or os.path.basename(self.command[0])
@@ -441,6 +471,9 @@ class Engine:
         self.warnings: list[str] = []
         self._search: _Search | None = None
         self._raw: _Search | None = None  # the last search started by go_raw()
+        # The last search that ended, kept because its bestmove may have been read by
+        # another call (a ping() after a stalled play()): stop() still owes its result.
+        self._ended: _Search | None = None
         self._quit = False
         self._own_log_file = False
         self._log_file: IO[str] | None = None
@@ -514,7 +547,7 @@ class Engine:
                 self._proc.proc.wait(timeout=timeout)
             except Exception:  # subprocess.TimeoutExpired
                 self._kill()
-        self._quit = True
+        self._forget_search()
         code = self._reap()
         # As close(): the last stderr lines logged, and a log file this client opened shut.
         self._proc.stderr_reader.join(timeout=STDERR_DRAIN)
@@ -548,13 +581,20 @@ class Engine:
         """Kill the process if it still runs (no `quit`), and release the log file."""
         if self.alive:
             self._kill()
-        self._quit = True
+        self._forget_search()
         code = self._reap()
         # What the engine wrote to stderr before it ended is still in the pipe: let the
         # reader log it (bounded: a child of the engine may hold the pipe open).
         self._proc.stderr_reader.join(timeout=STDERR_DRAIN)
         self._close_log()
         return code
+
+    def _forget_search(self) -> None:
+        # No bestmove can come from an engine that is gone: a search left running must
+        # not make `searching` say True, nor a later stop() wait for its answer.
+        self._quit = True
+        self._search = None
+        self._ended = None
 
     def _reap(self) -> int | None:
         try:
@@ -690,13 +730,7 @@ class Engine:
         try:
             if keyword == "info":
                 info = parse_info(stripped)
-                if info.string is not None and info.string.startswith("error"):
-                    text = info.string.partition(":")[2].strip() or info.string
-                    self.errors.append(text)
-                    if self._search is not None:
-                        self._search.errors.append(text)
-                elif info.string is not None and info.string.startswith("warning:"):
-                    self.warnings.append(info.string.partition(":")[2].strip())
+                self._note_complaint(info.string)
                 if self._search is not None:
                     if info.string is not None and info.string.startswith("result "):
                         self._search.outcome = info.string[len("result ") :].strip()
@@ -706,6 +740,8 @@ class Engine:
                 # leave it running, for a stop() would then wait for a second bestmove.
                 search = self._search
                 self._search = None
+                if search is not None:
+                    self._ended = search
                 move, ponder = parse_bestmove(stripped)
                 if search is not None:
                     search.result = PlayResult(
@@ -725,6 +761,20 @@ class Engine:
             raise EngineProtocolError(step, line, str(exc)) from None
         return keyword, stripped
 
+    def _note_complaint(self, text: str | None) -> None:
+        """Keep the text of an `info string error: ...` or `info string warning: ...`
+        line. Only those exact prefixes count (what the protocol prescribes and canter
+        writes): `errors: none so far` is a remark, not a refusal."""
+        if text is None:
+            return
+        for prefix, texts in (("error:", self.errors), ("warning:", self.warnings)):
+            if text.startswith(prefix):
+                said = text[len(prefix):].strip() or text
+                texts.append(said)
+                if prefix == "error:" and self._search is not None:
+                    self._search.errors.append(said)
+                return
+
     def _feed_info(self, info: Info) -> None:
         search = self._search
         assert search is not None
@@ -733,7 +783,13 @@ class Engine:
         if info.multipv in (None, 1):
             search.merged = search.merged.merge(info)
         if search.callback is not None:
-            search.callback(info)
+            try:
+                search.callback(info)
+            except BaseException as exc:
+                # called no more: reading on (to stop the search) must not raise it again
+                search.callback = None
+                search.callback_error = exc
+                raise
 
     # ------------------------------------------------------------ protocol steps
 
@@ -796,33 +852,42 @@ class Engine:
     def new_game(self, timeout: float | None = None) -> None:
         """`ucinewgame` then `isready`/`readyok`."""
         self._check_open()
-        self._idle("ucinewgame")
+        self._idle("new_game")
         self._send("ucinewgame")
         self.ping(timeout)
 
     def set_position(self, position: str = "startpos", moves: Sequence[str] = ()) -> None:
         """`position startpos|<position string> [moves ...]`."""
         self._check_open()
-        self._idle("position")
+        self._idle("set_position")
         self._send(position_command(position, moves))
 
-    def _idle(self, step: str) -> None:
+    def _idle(self, call: str) -> None:
+        # `call` is the method the user called, so that the message names it
         if self._search is not None:
-            raise EngineStateError(f"cannot {step} while a search runs; stop() it first")
+            raise EngineStateError(f"cannot {call}() while a search runs; stop() it first")
 
     def _go(
         self,
+        call: str,
         position: str,
         moves: Sequence[str],
         limit: Limit,
         callback: Callable[[Info], None] | None,
         searchmoves: Sequence[str] | None = None,
     ) -> _Search:
-        self._skip_stray()
-        self.set_position(position, moves)
+        # Everything is checked before the first line goes out: a mistake found after
+        # `position` would leave the engine's position changed, after `go` a search running.
+        self._check_open()
+        self._idle(call)
+        command = position_command(position, moves)
         words = ["go", *limit.go_arguments()]
-        if searchmoves:
-            words += ["searchmoves", *searchmoves]
+        chosen = _move_list("searchmoves", searchmoves)
+        if chosen:
+            words += ["searchmoves", *chosen]
+        self._skip_stray()
+        self._ended = None
+        self._send(command)
         search = _Search(callback)
         self._search = search
         self._send(" ".join(words))
@@ -848,16 +913,50 @@ class Engine:
         """Search `position` (+ `moves`) within `limit` and return the best move with the
         last info. Timeout: `timeout` if given, else the limit's time bound plus
         `search_margin`, else `search_timeout`. On EngineStalled the search is still
-        running: call `stop()` (or `close()`). `info` is called with each info line."""
+        running: call `stop()` (or `close()`). `info` is called with each info line; if it
+        raises, the search is stopped (within QUICK_STOP seconds) and its exception
+        raised. A non-callable `info` is a TypeError, before anything is sent."""
+        return self._play("play", position, limit, moves, timeout, info, searchmoves)
+
+    def _play(
+        self,
+        call: str,
+        position: str,
+        limit: Limit,
+        moves: Sequence[str],
+        timeout: float | None,
+        info: Callable[[Info], None] | None,
+        searchmoves: Sequence[str] | None,
+    ) -> PlayResult:
         self._check_open()
         if limit.infinite:
-            raise ValueError("play() needs a finite limit; use analysis() for infinite")
-        search = self._go(position, moves, limit, info, searchmoves)
+            raise ValueError(f"{call}() needs a finite limit; use analysis() for infinite")
+        if info is not None and not callable(info):
+            raise TypeError(f"{call}() info must be a function called with each Info "
+                            f"(or None), not {info!r}")
+        search = self._go(call, position, moves, limit, info, searchmoves)
         deadline = self._search_deadline(limit, timeout, search.started)
-        while search.result is None:
-            line = self._read_line("search", deadline, search.started)
-            self._dispatch("search", line)
+        try:
+            while search.result is None:
+                line = self._read_line("search", deadline, search.started)
+                self._dispatch("search", line)
+        except BaseException as exc:
+            if exc is search.callback_error:
+                self._stop_quietly(search)
+            raise
+        search.claimed = True
         return search.result
+
+    def _stop_quietly(self, search: _Search) -> None:
+        """End a search whose caller is leaving with an exception of its own: that
+        exception is what the caller must see, so a stop that fails (the engine stalls or
+        dies) is not raised; the search then stays attached (`searching`) if it runs."""
+        if self._search is not search or self._quit:
+            return
+        try:
+            self.stop(timeout=min(self.timeout, QUICK_STOP))
+        except EngineError:
+            pass
 
     def analyse(
         self,
@@ -869,9 +968,7 @@ class Engine:
         searchmoves: Sequence[str] | None = None,
     ) -> Info:
         """Like play(), returning the merged info (score, depth, nodes, pv, time)."""
-        return self.play(
-            position, limit, moves=moves, timeout=timeout, searchmoves=searchmoves
-        ).info
+        return self._play("analyse", position, limit, moves, timeout, None, searchmoves).info
 
     def analysis(
         self,
@@ -886,15 +983,22 @@ class Engine:
         info lines. Iterate it; `stop()` it; `wait()` for the PlayResult."""
         self._check_open()
         limit = limit if limit is not None else Limit(infinite=True)
-        search = self._go(position, moves, limit, None, searchmoves)
+        search = self._go("analysis", position, moves, limit, None, searchmoves)
         deadline = self._search_deadline(limit, timeout, search.started)
         return Analysis(self, search, deadline)
 
     def stop(self, timeout: float | None = None) -> PlayResult | None:
-        """If a search runs, send `stop` and wait for its `bestmove`."""
+        """If a search runs, send `stop` and wait for its `bestmove`. If the last search's
+        bestmove was read by another call (a ping() after a stalled play()) and its result
+        not yet handed out, return that result; else None."""
+        self._check_open()
         search = self._search
         if search is None:
-            return None
+            ended, self._ended = self._ended, None
+            if ended is None or ended.claimed:
+                return None
+            ended.claimed = True
+            return ended.result
         if not search.stopped:
             self._send("stop")
             search.stopped = True
@@ -903,6 +1007,7 @@ class Engine:
         while search.result is None:
             line = self._read_line("stop", deadline, started)
             self._dispatch("stop", line)
+        search.claimed = True
         return search.result
 
     def go_raw(self, line: str, *, timeout: float | None = None,
@@ -919,7 +1024,11 @@ class Engine:
         words = line.split()
         if not words or words[0] != "go" or "\n" in line or "\r" in line:
             raise ValueError(f"not a go line: {line!r}")
-        self._idle("go")
+        self._idle("go_raw")
+        # what the engine wrote after its last answer (a second bestmove) must not pass
+        # for this search's lines
+        self._skip_stray()
+        self._ended = None
         search = _Search(None)
         self._search = search
         self._raw = search
@@ -937,12 +1046,15 @@ class Engine:
         search = self._raw
         if search is None:
             raise EngineStateError("no search started with go_raw()")
+        if search.result is None:
+            self._check_open()
         timeout = self.search_timeout if timeout is None else timeout
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
         while search.result is None:
             line = self._read_line("search", deadline, started)
             self._dispatch("search", line)
+        search.claimed = True
         return list(search.lines)
 
     # ------------------------------------------------------------ referee queries
@@ -951,8 +1063,13 @@ class Engine:
         """Send a referee query and return its one answer line (the first line starting with
         `keyword`). An `info string error` line instead raises EngineRefused. Not while a
         search runs: a referee engine is asked between searches."""
+        return self._query("query", command, keyword, timeout)
+
+    def _query(self, call: str, command: str, keyword: str, timeout: float | None) -> str:
         self._check_open()
-        self._idle(command.split(" ", 1)[0])
+        self._idle(call)
+        # an error line the engine wrote earlier, unasked, is no refusal of this query
+        self._skip_stray()
         started = time.monotonic()
         deadline = started + (self.timeout if timeout is None else timeout)
         errors = len(self.errors)
@@ -969,8 +1086,12 @@ class Engine:
                          timeout: float | None = None) -> None:
         """`position ...` then `isready`: EngineRefused with the engine's reason if it
         refused the position or a move (it then keeps its previous position)."""
-        self.set_position(position, moves)
+        self._check_open()
+        self._idle("checked_position")
+        command = position_command(position, moves)
+        self._skip_stray()  # (an error line written earlier is no refusal of this one)
         errors = len(self.errors)
+        self._send(command)
         self.ping(timeout)
         if len(self.errors) > errors:
             raise EngineRefused("position", self.errors[errors])
@@ -979,36 +1100,38 @@ class Engine:
         """The legal moves of the engine's current position, canonical spellings: all, those
         of the piece on a cell (`legal("F7")`), or those a move text may mean (one, or
         several for an ambiguous short form; EngineRefused with the reason if none)."""
-        return self._answer(f"legal {what}" if what else "legal", "legal", parse_legal)
+        return self._answer("legal", f"legal {what}" if what else "legal", "legal",
+                            parse_legal)
 
     def result(self) -> tuple[str | None, bool]:
         """(outcome text or None while the game goes on, whether a draw may be claimed)."""
-        return self._answer("result", "result", parse_result)
+        return self._answer("result", "result", "result", parse_result)
 
     def get_position(self) -> str:
         """The engine's current position as a position string."""
-        line = self.query("getposition", "position")
+        line = self._query("get_position", "getposition", "position", None)
         return line.split(None, 1)[1] if " " in line else ""
 
     def board(self) -> BoardLayout:
         """The cells, seats and castles of the current position's variant."""
-        return self._answer("board", "board", parse_board)
+        return self._answer("board", "board", "board", parse_board)
 
     def pieces(self) -> dict[str, Piece]:
         """Cell name -> Piece(seat, kind) of the current position."""
-        return self._answer("pieces", "pieces", parse_pieces)
+        return self._answer("pieces", "pieces", "pieces", parse_pieces)
 
     def turn(self) -> str | None:
         """The seat to move, or None once the game is decided."""
-        return self._answer("turn", "turn", parse_turn)
+        return self._answer("turn", "turn", "turn", parse_turn)
 
     def ranking(self) -> list[list[str]] | None:
         """How the seats finished, best first (seats sharing a rank share a list); None
         while the game goes on."""
-        return self._answer("ranking", "ranking", parse_ranking)
+        return self._answer("ranking", "ranking", "ranking", parse_ranking)
 
-    def _answer(self, command: str, keyword: str, parser: Callable[[str], Any]) -> Any:
-        line = self.query(command, keyword)
+    def _answer(self, call: str, command: str, keyword: str,
+                parser: Callable[[str], Any]) -> Any:
+        line = self._query(call, command, keyword, None)
         try:
             return parser(line)
         except LineError as exc:
@@ -1033,23 +1156,27 @@ class Analysis:
         return self
 
     def __next__(self) -> Info:
-        search = self._search
-        while not search.pending:
-            if search.result is not None:
-                raise StopIteration
-            self.engine._pump(search, "analysis", self._deadline)
-        return search.pending.popleft()
+        info = self.next()
+        if info is None:
+            raise StopIteration
+        return info
 
     def next(self, timeout: float | None = None) -> Info | None:
-        """The next info line, waiting at most `timeout` seconds (EngineStalled after);
-        None once the search has ended."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        """The next info line, waiting at most `timeout` seconds (default: the deadline
+        given to analysis()); EngineStalled after. None once the search has ended."""
+        deadline = self._deadline if timeout is None else time.monotonic() + timeout
         search = self._search
         while not search.pending:
             if search.result is not None:
+                search.claimed = True
                 return None
+            self._check_open()
             self.engine._pump(search, "analysis", deadline)
         return search.pending.popleft()
+
+    def _check_open(self) -> None:
+        # What was read stays readable after quit()/close(); only reading on is refused.
+        self.engine._check_open()
 
     @property
     def info(self) -> Info:
@@ -1062,9 +1189,11 @@ class Analysis:
 
     def stop(self) -> None:
         """Send `stop` (once); the stream then runs to `bestmove`."""
-        if self._search.result is None and not self._search.stopped:
-            self.engine._send("stop")
-            self._search.stopped = True
+        if self._search.result is None:
+            self._check_open()
+            if not self._search.stopped:
+                self.engine._send("stop")
+                self._search.stopped = True
 
     def wait(self, timeout: float | None = None) -> PlayResult:
         """Read to `bestmove` (infos stay available to the iterator) and return the result.
@@ -1072,21 +1201,44 @@ class Analysis:
         search = self._search
         deadline = self._deadline if timeout is None else time.monotonic() + timeout
         while search.result is None:
+            self._check_open()
             self.engine._pump(search, "analysis", deadline)
+        search.claimed = True
         return search.result
 
     def __enter__(self) -> Analysis:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._search.result is None and self.engine.alive:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        engine = self.engine
+        if self._search.result is not None or engine._quit or not engine.alive:
+            return
+        if exc_type is None:
             self.stop()
-            self.engine.stop()
+            engine.stop()
+            return
+        # The body raised: that exception is what the caller must see, not a stop that
+        # stalls (after a long wait) or fails; the search then stays `searching`.
+        try:
+            self.stop()
+        except EngineError:
+            return
+        engine._stop_quietly(self._search)
+
+
+def _move_list(what: str, moves: Iterable[str] | None) -> list[str]:
+    """`moves` as a list, refusing a lone string: iterated, "D6-F8" would be sent as the
+    moves D, 6, -, ..."""
+    if isinstance(moves, (str, bytes)):
+        raise TypeError(f"{what} must be a list of moves, not a string: {moves!r} "
+                        f"(give [{moves!r}] for one move)")
+    return list(moves) if moves else []
 
 
 def position_command(position: str = "startpos", moves: Sequence[str] = ()) -> str:
     """The `position` line for a start position ("startpos" or a position string) and a
     list of moves in official notation."""
+    moves = _move_list("moves", moves)
     position = position.strip()
     if not position:
         raise ValueError("empty position")

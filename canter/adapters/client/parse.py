@@ -100,6 +100,10 @@ class Option:
                 if v.lower() == text.lower():
                     return v
             raise ValueError(f"option {self.name!r}: {text!r} is not one of {list(self.var)}")
+        if value is None:
+            # str(None) would set the text "None"; the empty string is a value of its own
+            raise ValueError(f"option {self.name!r} is a string: give a text ('' for "
+                             f"empty), not None")
         text = str(value)
         if "\n" in text:
             raise ValueError(f"option {self.name!r}: a value cannot contain a newline")
