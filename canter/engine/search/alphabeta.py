@@ -108,6 +108,8 @@ ROOT_LMR_GAMES = ("camelot", "chivalry")
 ROOT_LMR_FROM = 6
 # A margin at the root (switch `root_margin=N`): a later root move's null window is set N
 # points above the best score so far, so a move better by N or less is not searched again.
+# Off: at 4, 12 % fewer nodes to depth 5 in game positions but 0.03 of a ply in play and
+# -0.8 +/- 23.6 over 836 games at 10+0.1 (docs/search.md, "A margin at the root").
 ROOT_MARGIN = 0
 # Fresh offers (switch `fresh_offers`; two seats, no teams): a quiet move near the leaves
 # is kept from pruning as an offer only if the other side could not capture before it.
