@@ -17,7 +17,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from canter.adapters.client.engine import Engine, EngineDied, EngineError, Limit, PlayResult
+from canter.adapters.client.engine import (
+    Engine,
+    EngineDied,
+    EngineError,
+    EngineStalled,
+    Limit,
+    PlayResult,
+)
 from canter.engine import Position, format_move, get_variant, parse_move
 
 # A Camelot position with one legal move (a compulsory capture that wins at once) and the
@@ -107,11 +114,17 @@ class Compliance:
         self.e.ping()
         return self.e.errors[before:]
 
-    def recover(self) -> None:
+    def recover(self, stalled: bool = False) -> None:
         """Bring the engine back to rest after a failed step: stop a search left running,
-        or restart a stuck process."""
+        or restart a stuck process. An engine that stalled is restarted at once: the
+        answer it held back may still come, and UCI cannot tell a late `readyok` from the
+        next one, so the next step could pass on it."""
         engine = self.engine
         if engine is None:
+            return
+        if stalled:
+            engine.close()
+            self.engine = None
             return
         try:
             if engine.searching:
@@ -129,6 +142,7 @@ class Compliance:
     def step(self, name: str, func: Callable[[], str]) -> StepResult:
         engine = self.engine
         mark = len(engine.log) if engine is not None else 0
+        stalled = False
         first = engine.log[0] if engine is not None and engine.log else None
         try:
             detail = func()
@@ -144,6 +158,7 @@ class Compliance:
             passed = False
         except EngineError as exc:
             detail, passed = f"{type(exc).__name__}: {exc}", False
+            stalled = isinstance(exc, EngineStalled)
         except Exception as exc:  # the engine's output broke an assumption: a failure too
             detail, passed = f"{type(exc).__name__}: {exc}", False
         output: list[str] = []
@@ -154,7 +169,7 @@ class Compliance:
             start = mark if current is engine and records and records[0] is first else 0
             output = [f"{r.direction} {r.line}" for r in records[start:]]
         if not passed:
-            self.recover()
+            self.recover(stalled)
         result = StepResult(name, passed, detail, output[-40:])
         self.results.append(result)
         return result
