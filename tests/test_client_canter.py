@@ -90,3 +90,36 @@ def test_decided_position_answers_none_with_outcome(canter):
     result = canter.play(won, Limit(depth=2), moves=["G15-G16"])
     assert result.move is None
     assert result.outcome == "white wins: two pieces in the black castle"
+
+
+def test_analysis_stopped_from_other_threads(canter):
+    # A GUI's stop button: other threads stop an analysis one thread iterates. `stop` is
+    # written once however many threads press it, and the iterating thread reads on to
+    # the bestmove.
+    import threading
+
+    canter.configure({"UCI_Variant": "camelot"})
+    canter.new_game()
+    seen: list[object] = []
+    mark = len(canter.log)
+    with canter.analysis("startpos", moves=["D6-F8"]) as analysis:
+        reader = threading.Thread(target=lambda: seen.extend(analysis))
+        reader.start()
+        gate = threading.Barrier(6)
+
+        def press() -> None:
+            gate.wait()
+            analysis.stop()
+
+        pressers = [threading.Thread(target=press) for _ in range(6)]
+        for t in pressers:
+            t.start()
+        for t in pressers:
+            t.join(timeout=10)
+        reader.join(timeout=20)
+        assert not reader.is_alive()
+        done = analysis.wait(timeout=5)
+    assert done.move in legal("startpos", ["D6-F8"])
+    sent = [r.line for r in list(canter.log)[mark:] if r.direction == ">"]
+    assert sent.count("stop") == 1, sent
+    assert canter.ping() > 0

@@ -454,6 +454,7 @@ class Engine:
         self._given_name = name
         self.name = name or os.path.basename(self.command[0])
         self._log_lock = threading.RLock()  # on_line may call back into the engine
+        self._stop_lock = threading.Lock()  # Analysis.stop() may come from another thread
         self.timeout = timeout
         self.search_margin = search_margin
         self.search_timeout = search_timeout
@@ -1188,12 +1189,15 @@ class Analysis:
         return self._search.result is not None
 
     def stop(self) -> None:
-        """Send `stop` (once); the stream then runs to `bestmove`."""
-        if self._search.result is None:
-            self._check_open()
-            if not self._search.stopped:
-                self.engine._send("stop")
-                self._search.stopped = True
+        """Send `stop` (once); the stream then runs to `bestmove`. Safe from another thread
+        while one iterates or waits on this analysis (a GUI's stop button): it only
+        writes."""
+        with self.engine._stop_lock:
+            if self._search.result is None:
+                self._check_open()
+                if not self._search.stopped:
+                    self._search.stopped = True
+                    self.engine._send("stop")
 
     def wait(self, timeout: float | None = None) -> PlayResult:
         """Read to `bestmove` (infos stay available to the iterator) and return the result.
