@@ -57,3 +57,19 @@ def color_option(what: str) -> Callable[[F], F]:
     """`--color/--no-color`, alike in every command that draws a text board."""
     return click.option("--color/--no-color", default=None,
                         help=f"Colour {what} (default: when the output is a terminal).")
+
+
+def read_input_file(path: str, param: str, what: str) -> bytes:
+    """The bytes of a file a command reads whole (a book, a proof). One that cannot be
+    opened is a bad `param`, exit 2, as every command's missing file; one larger than any
+    file of its kind (a device that never ends) a failure naming `what`, exit 1."""
+    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
+
+    try:
+        with open(path, "rb") as f:
+            return read_at_most(f, MAX_TEXT_INPUT, what)
+    except InputTooLarge as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise click.BadParameter(f"{path}: {exc.strerror or 'cannot be read'}",
+                                 param_hint=param) from None

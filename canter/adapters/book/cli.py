@@ -8,8 +8,7 @@ import time
 
 import click
 
-from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
-from canter.adapters.params import Seconds, variant_option
+from canter.adapters.params import Seconds, read_input_file, variant_option
 from canter.engine.rules.notation import IllegalMoveError, NotationError, parse_move
 from canter.engine.rules.position import Position
 from canter.engine.rules.posstring import PositionError
@@ -28,14 +27,9 @@ from canter.engine.search.book import (
 def _read(path: str, param: str, empty_ok: bool = False) -> Book:
     """The book in `path`; a file that cannot be opened is a bad `param` (exit 2, as every
     command's missing file), a file that is no book a failure (exit 1)."""
+    data = read_input_file(path, param, "a book")
     try:
-        with open(path, "rb") as f:
-            text = read_at_most(f, MAX_TEXT_INPUT, "a book").decode("utf-8")
-    except InputTooLarge as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
-    except OSError as exc:
-        raise click.BadParameter(f"{path}: {exc.strerror or 'cannot be read'}",
-                                 param_hint=param) from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: not UTF-8 text") from None
     try:

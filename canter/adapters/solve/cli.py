@@ -45,18 +45,13 @@ def _load(path: str | None, game: str):
 
 
 def _read(path: str) -> str:
-    from canter.adapters.files import MAX_TEXT_INPUT, InputTooLarge, read_at_most
+    from canter.adapters.files import MAX_TEXT_INPUT
+    from canter.adapters.params import read_input_file
     from canter.engine.search.solve.proof import read_bytes
 
+    data = read_input_file(path, "--proof", "a proof file")
     try:
-        with open(path, "rb") as f:
-            data = read_at_most(f, MAX_TEXT_INPUT, "a proof file")
         return read_bytes(data, MAX_TEXT_INPUT)
-    except OSError as exc:  # as every command's missing file: bad usage, exit 2
-        raise click.BadParameter(f"{path}: {exc.strerror or 'cannot be read'}",
-                                 param_hint="--proof") from None
-    except InputTooLarge as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: not a proof file (text or gzip)") from None
     except ValueError as exc:  # (unpacked past the bound)
