@@ -460,16 +460,17 @@ def test_transcript_run_fails_a_file_that_is_not_a_transcript(files, name, needl
     assert done.stdout.splitlines()[-1] == "0 passed, 1 failed"
 
 
-@pytest.mark.parametrize("engine, needles", [
+@pytest.mark.parametrize("engine, timeout, needles", [
     # Which of the two an engine that exits at once gives depends on the race between its
     # exit and the first line sent: the write fails, or the write lands in the pipe and the
     # read finds the end (a loaded machine gives the second).
-    (EXITS_AT_ONCE, ("no longer reads its input", "engine exited with code 0")),
-    (NEVER_ANSWERS, ("nothing within 0.5 s",)),
+    (EXITS_AT_ONCE, "5", ("no longer reads its input", "engine exited with code 0")),
+    (NEVER_ANSWERS, "0.5", ("nothing within 0.5 s",)),
 ])
-def test_transcript_run_fails_an_engine_that_exits_or_never_answers(engine, needles) -> None:
+def test_transcript_run_fails_an_engine_that_exits_or_never_answers(engine, timeout,
+                                                                    needles) -> None:
     started = time.monotonic()
-    done = canter("transcript", "run", "--timeout", "0.5", "--engine", engine, HANDSHAKE)
+    done = canter("transcript", "run", "--timeout", timeout, "--engine", engine, HANDSHAKE)
     no_traceback(done)
     assert done.returncode == FAILURE
     assert any(needle in done.stdout for needle in needles), done.stdout
@@ -608,13 +609,15 @@ def _compliance(*args: str) -> tuple[float, object]:
     return time.monotonic() - started, done
 
 
-@pytest.mark.parametrize("engine, detail, why", [
-    ("/no/such/engine", "cannot start the engine", "the engine cannot be started"),
-    (EXITS_AT_ONCE, "EngineDied", "the handshake failed"),
-    (NEVER_ANSWERS, "EngineStalled", "the handshake failed"),
+@pytest.mark.parametrize("engine, timeout, detail, why", [
+    ("/no/such/engine", "0.5", "cannot start the engine", "the engine cannot be started"),
+    # (a loaded machine can take a second to start and end a Python that does nothing:
+    # within a shorter timeout it would count as stalled)
+    (EXITS_AT_ONCE, "5", "EngineDied", "the handshake failed"),
+    (NEVER_ANSWERS, "0.5", "EngineStalled", "the handshake failed"),
 ])
-def test_compliance_stops_after_a_failed_handshake(engine, detail, why) -> None:
-    took, done = _compliance("--timeout", "0.5", engine)
+def test_compliance_stops_after_a_failed_handshake(engine, timeout, detail, why) -> None:
+    took, done = _compliance("--timeout", timeout, engine)
     no_traceback(done)
     assert done.returncode == FAILURE
     lines = done.stdout.splitlines()

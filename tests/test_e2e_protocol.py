@@ -199,10 +199,12 @@ def test_quit_during_infinite_search_answers_then_exits_zero():
 
 # ---- search control ----------------------------------------------------------------------------
 def test_isready_and_stop_during_go_infinite(engine):
+    engine.between("uci")  # started and ready: the bound below is the search's alone
     engine.send("position startpos moves C6-B5")
     engine.send("go infinite")
     engine.send("isready")
-    lines = engine.until("readyok", timeout=2)
+    # A readyok held back until the search ends never comes: go infinite does not end.
+    lines = engine.until("readyok", timeout=5)
     assert not any(line.startswith("bestmove") for line in lines)
     assert not any(x.startswith("bestmove") for x in engine.quiet(0.3))
     engine.send("stop")

@@ -416,3 +416,42 @@ def test_a_pipe_in_a_tables_place_is_passed_over(tmp_path):
     load, keys = table_folder(str(tmp_path))
     assert key in keys
     assert load(key) == shipped(key) is not None  # not read: it would wait for ever
+
+
+def _races_built(s: Session) -> bool:
+    return s.searcher()._search.evaluator(s.position).pair_races is not None
+
+
+@pytest.mark.parametrize("dialect, command", [("uci", "isready"), ("cecp", "ping 7")])
+def test_isready_and_ping_build_the_race_tables_before_any_search(dialect, command):
+    # The first ending a search scores would otherwise build them on its clock (a fifth of
+    # a second in Camelot, more in Chivalry).
+    import io
+
+    from canter.protocol.cecp import CecpDialect
+    from canter.protocol.output import Output
+    from canter.protocol.uci import UciDialect
+
+    s = Session()
+    s.set_option("UCI_Variant", "chivalry")
+    assert not _races_built(s)
+    stream = io.BytesIO()
+    talk = (UciDialect if dialect == "uci" else CecpDialect)(s, Output(stream))
+    talk.handle(command.split())
+    assert stream.getvalue().decode().split()[0] in ("readyok", "pong")
+    assert _races_built(s)
+
+
+def test_prepare_builds_nothing_for_three_seats_or_during_a_search():
+    s = Session()
+    s.set_option("UCI_Variant", "tri-camelot")
+    s.prepare()
+    assert s.searcher()._search.evaluator(s.position).races is False
+    s = Session()
+    s.set_option("UCI_Variant", "camelot")
+    s.hold_answer("infinite", lambda move, ponder: None)  # counts as a search running
+    s.prepare()
+    assert not _races_built(s)
+    s.stop_search()
+    s.prepare()
+    assert _races_built(s)

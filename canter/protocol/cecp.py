@@ -595,6 +595,8 @@ class CecpDialect:
 
     def cmd_ping(self, args: list[str]) -> None:
         # Every earlier command is done: a search they started runs on its own thread.
+        with self.lock:
+            self.session.prepare()
         self.out.line("pong" + (" " + echo(args[0]) if args else ""))
 
     def cmd_draw(self, args: list[str]) -> None:

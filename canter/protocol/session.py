@@ -579,6 +579,13 @@ class Session:
         total = sum(n for _, n in rows) if depth > 0 else 1
         return rows, total
 
+    def prepare(self) -> None:
+        """At `isready` (UCI) or `ping` (CECP) with no search running: have the engine
+        build now what the game's first search would build at its first use, as a GUI
+        expects of those commands, so that no search spends its clock on it."""
+        if not self.searching:
+            self.searcher().prepare(self.position.copy())
+
     def evaluate(self) -> tuple[int, str]:
         if self.searching:
             raise ProtocolError("eval refused: a search is running (send stop first)")

@@ -162,6 +162,7 @@ class UciDialect:
         return " ".join(parts)
 
     def cmd_isready(self, args: list[str]) -> None:
+        self.session.prepare()
         self.out.line("readyok")
 
     def cmd_setoption(self, args: list[str]) -> None:

@@ -479,6 +479,12 @@ class Evaluator:
             return diff // 4
         return diff
 
+    def prepare(self) -> None:
+        """Build now what the first ending scored would build (the pair-race tables, a
+        tenth of a second or two), so that no timed search pays for it."""
+        if self.races and self.pair_races is None:
+            self.pair_races = [race_table(self.variant, s) for s in range(2)]
+
     def explain(self, pos: Position) -> tuple[int, str]:
         v = self.variant
         sc = self.scores(pos)

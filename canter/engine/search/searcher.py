@@ -234,6 +234,13 @@ class Searcher:
                                   "lose by the shipped proof; searching the others"))
         return left
 
+    def prepare(self, pos: Position) -> None:
+        """Build what a search of this game builds at its first use (the evaluation and its
+        pair-race tables), so that the first search of an ending does not spend its clock
+        on it: for a protocol's `isready`, when nothing is being searched."""
+        self._use_overrides()
+        self._search.evaluator(pos).prepare()
+
     def evaluate(self, pos: Position) -> tuple[int, str]:
         """The static score for the side to move, with a per-seat breakdown."""
         self._use_overrides()
