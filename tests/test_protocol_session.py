@@ -424,8 +424,7 @@ def _races_built(s: Session) -> bool:
 
 @pytest.mark.parametrize("dialect, command", [("uci", "isready"), ("cecp", "ping 7")])
 def test_isready_and_ping_build_the_race_tables_before_any_search(dialect, command):
-    # The first ending a search scores would otherwise build them on its clock (a fifth of
-    # a second in Camelot, more in Chivalry).
+    # The first ending a search scores would otherwise build them on its clock.
     import io
 
     from canter.protocol.cecp import CecpDialect

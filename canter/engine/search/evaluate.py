@@ -180,7 +180,7 @@ class Evaluator:
         self.reach = Reach(variant) if not variant.teams and (
             n > 2 or weights.threat1 or weights.threat2) else None
         self.two_threats = n == 2 and self.reach is not None
-        # (Built on the first ending it scores: a tenth of a second for Camelot's board.)
+        # (Built by prepare() at the protocol's isready, or on the first ending it scores.)
         self.pair_races: list[PairRace] | None = None
         self.races = n == 2 and not variant.teams and weights.pair_race != 0
         self.partners = variant.partners

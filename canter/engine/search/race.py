@@ -37,14 +37,21 @@ class PairRace:
         closed = variant.own_castle[seat] | variant.forbidden_castle[seat]
         cells = [c for c in variant.cells if c not in closed]
         table = array("B", [FAR]) * (size * size)
+        # A pair is two cells in either order, and the table is symmetric: the search below
+        # keeps each pair once, in one order, and writes both entries (half the work of
+        # keeping both orders). The cells a piece may have come from are listed beforehand:
+        # never out of the target castle, never from a closed cell.
+        shut = target | closed
+        steps_in = [[c for c in board.neighbours[x] if c not in shut] for x in range(size)]
+        leaps_in: list[dict[int, int]] = [
+            {over: land for over, land in board.leaps[x] if land not in shut}
+            for x in range(size)]
         frontier = []
-        for a in cells:
-            for b in cells:
-                if a != b and (a in target) + (b in target) >= need:
-                    table[a * size + b] = 0
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                if (a in target) + (b in target) >= need:
+                    table[a * size + b] = table[b * size + a] = 0
                     frontier.append((a, b))
-        step = board.neighbours
-        leaps = board.leaps
         moves = 0
         while frontier:
             moves += 1
@@ -52,18 +59,17 @@ class PairRace:
                 break
             nxt = []
             for a, b in frontier:
-                # The piece that moved last stands on `a` (then on `b`): where could it have
-                # come from? Never out of the target castle, never from a closed cell.
-                for mover, other, swap in ((a, b, False), (b, a, True)):
-                    origins = [c for c in step[mover] if c != other]
-                    origins += [land for over, land in leaps[mover] if over == other]
-                    for c in origins:
-                        if c in target or c in closed:
-                            continue
-                        i = other * size + c if swap else c * size + other
-                        if table[i] == FAR:
-                            table[i] = moves
-                            nxt.append((other, c) if swap else (c, other))
+                # Either piece may have moved last: where could it have come from?
+                for mover, other in ((a, b), (b, a)):
+                    row = other * size
+                    for c in steps_in[mover]:
+                        if c != other and table[row + c] == FAR:
+                            table[row + c] = table[c * size + other] = moves
+                            nxt.append((c, other))
+                    c = leaps_in[mover].get(other)
+                    if c is not None and table[row + c] == FAR:
+                        table[row + c] = table[c * size + other] = moves
+                        nxt.append((c, other))
             frontier = nxt
         self.table = table
         # One piece wins: a lone piece's moves, stepping, from every cell (FAR if closed).
@@ -78,7 +84,7 @@ class PairRace:
                 moves += 1
                 nxt = []
                 for c in ring:
-                    for n in step[c]:
+                    for n in board.neighbours[c]:
                         if solo[n] == FAR and n not in closed and n not in target:
                             solo[n] = moves
                             nxt.append(n)
@@ -103,9 +109,9 @@ class PairRace:
         return best
 
 
-# Built once per game and seat for the whole process: a table takes 0.15 s (Camelot) to
-# 0.26 s (Chivalry) to build, which a search of a second (a new Searcher, each helper
-# thread of Threads > 1, each position of a bench) would otherwise pay again.
+# Built once per game and seat for the whole process (about 0.02 s a table in Camelot and
+# Chivalry: bench/race_tables.py), not again by each new Searcher, each helper of
+# Threads > 1 or each position of a bench.
 _BUILT: dict[tuple[int, int], tuple[Variant, PairRace]] = {}
 _BUILDING = threading.Lock()
 # A helper process forked (Threads > 1) while another thread held the lock would wait on
