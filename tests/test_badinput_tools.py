@@ -711,3 +711,16 @@ def test_gui_refuses_a_file_to_watch_that_is_no_game_record(files) -> None:
     nowhere = os.path.join(files["random"], "no-folder", "games.pgn")
     assert_error(canter("gui", "--no-browser", "--watch", nowhere, timeout=30), USAGE,
                  "'--watch'", "no folder")
+
+
+def test_replay_goes_on_past_a_file_it_cannot_read(tmp_path) -> None:
+    # Every file is checked: one that cannot be opened is one error line, as a malformed
+    # one, and the exit status says a file was unreadable.
+    good = tmp_path / "good.cgr"
+    good.write_text(GAME)
+    done = canter("replay", str(tmp_path / "missing.cgr"), str(tmp_path), str(good))
+    assert done.returncode == USAGE, done.stderr
+    assert f"{good}: game 1: " in done.stdout, done.stdout
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 2 and "missing.cgr" in errors[0] and "irectory" in errors[1], errors
+    assert "1 game, 0 invalid" in done.stderr

@@ -327,6 +327,10 @@ def test_a_record_cut_off_inside_a_move_says_so():
     with pytest.raises(RecordError) as err:  # a bad word with more after it is not a cut
         list(read_games(text + " Q9 *\n"))
     assert "neither a move" in str(err.value)
+    # nor one a comment follows, though the comment ends with the same word
+    with pytest.raises(RecordError) as err:
+        list(read_games(text + " C11-B10 *\n; after D6-E\n"))
+    assert "neither a move" in str(err.value) and "'D6-E'" in str(err.value)
 
 
 def test_a_comment_before_the_first_tags_is_the_file_s_own():

@@ -22,8 +22,8 @@ def _describe(game: GameRecord, outcome: str | None) -> str:
 
 
 @click.command()
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.File("rb"))
-def replay(files: tuple) -> None:
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+def replay(files: tuple[str, ...]) -> None:
     """Validate every move of every game in FILE (a game-record file; '-' for stdin) with
     canter's rules, and print each game's final position string and result.
 
@@ -32,13 +32,24 @@ def replay(files: tuple) -> None:
     a malformed or cut-off record: one `Error:` line names the file and the line)."""
     total = invalid = 0
     unreadable = False
-    for stream in files:
-        name = getattr(stream, "name", "-")
+    for name in files:
         prefix = f"{name}: " if len(files) > 1 else ""
         number = 0
         try:
-            text = decode_records(read_at_most(stream, MAX_RECORDS_INPUT,
-                                               "a game-record file"))
+            # Opened one at a time: a file that cannot be read is one error line, and the
+            # files after it are still checked.
+            with click.open_file(name, "rb") as stream:
+                data = read_at_most(stream, MAX_RECORDS_INPUT, "a game-record file")
+        except OSError as exc:
+            unreadable = True
+            click.echo(f"Error: {name}: cannot read: {exc.strerror or exc}", err=True)
+            continue
+        except InputTooLarge as exc:
+            unreadable = True
+            click.echo(f"Error: {name}: cannot read: {exc}", err=True)
+            continue
+        try:
+            text = decode_records(data)
             if not text.strip():
                 unreadable = True
                 click.echo(f"Error: {name}: no game in the file (it is empty)", err=True)

@@ -502,12 +502,16 @@ class _Token:
     text: str
     line: int
     value: str = ""
+    last: bool = False  # a word nothing follows in the file (but white space)
 
 
 def _tokens(text: str) -> Iterator[_Token]:
     # Lines end at a newline only (not at every break str.splitlines knows), as the
     # arbiter counts them when it resumes a file.
     lines = [line.removesuffix("\r") for line in text.split("\n")]
+    final = len(lines)  # the line number of the last line with anything on it
+    while final > 1 and not lines[final - 1].strip():
+        final -= 1
     n = 0
     while n < len(lines):
         raw = lines[n]
@@ -564,7 +568,8 @@ def _tokens(text: str) -> Iterator[_Token]:
                 j = i
                 while j < len(raw) and not raw[j].isspace() and raw[j] not in "{;()":
                     j += 1
-                yield _Token("word", raw[i:j], lineno)
+                yield _Token("word", raw[i:j], lineno,
+                             last=lineno == final and not raw[j:].strip())
                 i = j
 
 
@@ -643,7 +648,7 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 in_moves = False
                 continue
             if not _MOVE_RE.match(word):
-                if text.rstrip().endswith(tok.text):  # the file's last word: a writer cut off
+                if tok.last:  # the file's last word: a writer cut off
                     raise RecordError(tok.line, f"the record is cut off inside a move: it "
                                       f"ends with {word!r}")
                 raise RecordError(
