@@ -528,3 +528,62 @@ def test_a_file_of_several_games_loads_the_game_asked_for(tmp_path) -> None:
     alone = spawn("--game", "2")
     alone.expect("--game chooses a game of the file --load reads")
     assert finish(alone) == 2
+
+
+def test_an_engine_that_fails_on_its_move_leaves_the_game_to_the_person(tmp_path) -> None:
+    # It dies at its first search: the game stays; 'retry' asks a fresh one (which dies
+    # again), then the person moves for it and the game goes on, to be saved.
+    record = tmp_path / "kept.pgn"
+    scripted = ROOT / "tests" / "fake_engines" / "scripted.py"
+    child = spawn("--human", "white", "--engine", f"{sys.executable} {scripted} --die-at go",
+                  "--save", str(record))
+    child.expect("white> ")
+    child.sendline("retry")
+    child.expect("nothing to retry: the engine has not failed")
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect("engine error: engine died")
+    child.expect("'retry' asks a fresh engine for black's move")
+    child.expect("black> ")
+    child.sendline("retry")
+    child.expect("starting engine")
+    child.expect("engine error: engine died")
+    child.expect("black> ")
+    child.sendline("C11-B10")
+    child.expect("white> ")  # the person's own seat again
+    child.sendline("quit")
+    assert finish(child) == 0
+    [game] = read_games_file(str(record))
+    assert game.moves == ["C6-B5", "C11-B10"] and game.result == "*"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_a_closed_terminal_or_sigterm_still_saves(tmp_path, signum) -> None:
+    record = tmp_path / "left.pgn"
+    child = spawn("--human", "white", "--depth", "1", "--save", str(record))
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect("black is thinking")
+    child.expect("white> ")
+    child.kill(signum)
+    child.expect("ended by a signal: game left unfinished")
+    assert finish(child) == 128 + signum
+    [game] = read_games_file(str(record))
+    assert game.moves[0] == "C6-B5" and len(game.moves) == 2 and game.result == "*"
+
+
+def test_load_of_a_record_the_rulings_refuse_keeps_the_game(tmp_path) -> None:
+    # A Grand Cam record under open side castles, with Red's Man in a side castle, loaded
+    # into a session whose ruling closes them: refused, and the game on the board stays.
+    record = tmp_path / "side.pgn"
+    record.write_text(
+        '[Variant "Grand Cam"]\n[Rules "side_castles=own"]\n[SetUp "1"]\n'
+        '[Position "grand-cam 1/3/3b3/9/8g/11/r12/11/9/3y5/7/3/1 g 0,0,0,0 A7 - 0 1"]\n\n*\n')
+    child = spawn("--variant", "grand-cam", "--human", "all", "--setoption",
+                  "Rule Side Castles=closed")
+    child.expect("red> ")
+    child.sendline(f"load {record}")
+    child.expect(f"cannot load {record}: .*a castle it may never enter")
+    child.expect("red> ")
+    child.sendline("quit")
+    assert finish(child) == 0

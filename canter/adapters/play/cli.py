@@ -36,7 +36,7 @@ def default_engine_command() -> list[str]:
 @click.option("--human", "human_text", metavar="SEATS",
               help="Seats typed at the terminal: a seat name, several separated by ',', "
                    "'all' (people only) or 'none' (the engine plays itself). "
-                   "Default: the first seat (White or Blue).")
+                   "Default: the first seat (White, Blue in Tri-Camelot, Red in Grand Cam).")
 @click.option("--engine", "engine_text", metavar="COMMAND",
               help="Engine command line (default: this canter).")
 @click.option("--depth", type=click.IntRange(1, MAX_DEPTH), help="Engine search depth.")
@@ -164,6 +164,9 @@ def play(variant: str, position_text: str | None, load_path: str | None, game_nu
             if command[0] not in why:
                 why += f"; engine command: {shlex.join(command)}"
             raise click.ClickException(why) from None
+        except KeyboardInterrupt:  # (as Ctrl-C in the game: not click's 'Aborted!', 1)
+            click.echo("\ninterrupted before the game began")
+            sys.exit(130)
     sys.exit(game.run())
 
 

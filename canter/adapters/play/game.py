@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -40,8 +41,22 @@ commands:
   save FILE    save the game as a game record
   load FILE    load a game record and go on from its last position
                ('load FILE N': game N of a file of several)
+  retry        after an engine failed: ask a fresh engine for its move
   help         this text
   quit         leave the game"""
+
+
+class Hangup(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) or the program was told to end (SIGTERM): the game is
+    left as at Ctrl-C, and saved if it is to be."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_hangup(signum: int, frame: object) -> None:
+    raise Hangup(signum)
 
 
 class TimeForfeit(Exception):
@@ -233,6 +248,7 @@ class TerminalGame:
         self.result_text: str | None = None
         self.result_token = "*"
         self.termination: str | None = None
+        self.engine_failed = False  # its last search failed: a person may move for it
         self._take_recorded_result()
 
     @property
@@ -245,9 +261,15 @@ class TerminalGame:
         game could not be saved at the end."""
         self.show_board()
         code = 1
+        held = {}
         try:
+            if threading_main():
+                for signum in (signal.SIGHUP, signal.SIGTERM):
+                    held[signum] = signal.signal(signum, _raise_hangup)
             code = self._loop()
         finally:
+            for signum, handler in held.items():
+                signal.signal(signum, handler)
             self.close_engine()
             if self.save_path and not self.save(self.save_path):
                 code = code or 1
@@ -265,8 +287,16 @@ class TerminalGame:
                     if not self.human_turn(seat):
                         self.write("game left unfinished")
                         return 0
-                else:
-                    self.engine_turn(seat)
+                elif not self.engine_failed:
+                    try:
+                        self.engine_turn(seat)
+                    except EngineError as exc:
+                        if not self.humans:  # no one at the board to go on with the game
+                            raise
+                        self._engine_down(exc)
+                elif not self.human_turn(seat):
+                    self.write("game left unfinished")
+                    return 1
         except EngineError as exc:
             self.write(f"engine error: {exc}")
             return 1
@@ -279,6 +309,9 @@ class TerminalGame:
         except DrawClaimed as exc:
             self.end_by_claim(exc.args[0])
             return 0
+        except Hangup as exc:
+            self.write("\nended by a signal: game left unfinished")
+            return 128 + exc.signum
         except KeyboardInterrupt:
             self.write("\ninterrupted: game left unfinished")
             return 130
@@ -408,6 +441,7 @@ class TerminalGame:
         return True
 
     def make(self, move: Move, who: str, detail: str = "", note: dict | None = None) -> None:
+        self.engine_failed = False  # a person moved for it: its next turn is its own again
         self.write(f"{who} {format_move(self.variant, move)}{detail}")
         self.pos.push(move)
         self.notes.append(note)
@@ -440,6 +474,7 @@ class TerminalGame:
                 self.notes.append(None)
             self.write("nothing of yours to undo")
             return False
+        self.engine_failed = False
         self.write("took back " + ", ".join(reversed(taken)))
         self.show_board()
         # The person to move now is not necessarily the one who asked (two people): end
@@ -463,6 +498,25 @@ class TerminalGame:
         else:
             self.write(f"hint: {result.move}{_info_text(result)}")
         return False
+
+    def _engine_down(self, exc: Exception) -> None:
+        """The engine failed on its move: the game stays, and the person at the board
+        chooses how it goes on."""
+        name = self.variant.seats[self.pos.turn].name
+        self.write(f"engine error: {exc}")
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+        self.engine_failed = True
+        self.write(f"the game stays: 'retry' asks a fresh engine for {name}'s move; or type "
+                   f"a move for {name}, 'save FILE', or 'quit'")
+
+    def cmd_retry(self, args: list[str]) -> bool:
+        if not self.engine_failed:
+            self.write("nothing to retry: the engine has not failed")
+            return False
+        self.engine_failed = False
+        return True  # the engine's turn again, with a fresh engine
 
     def cmd_resign(self, args: list[str]) -> bool:
         raise Resigned(self.pos.turn)
@@ -537,9 +591,11 @@ class TerminalGame:
             self.write(f"cannot load: {args[0]} is a {start.variant.name} game, this is "
                        f"{self.variant.name}")
             return False
-        # The rulings given with --setoption hold for every game of the session.
-        start = under_options(start, self.engine_settings.options)
         try:
+            # The rulings given with --setoption hold for every game of the session; under
+            # them the record's position itself may be refused (a castle a seat may not
+            # enter).
+            start = under_options(start, self.engine_settings.options)
             check_replay(start, moves)
         except ValueError as exc:
             self.write(f"cannot load {args[0]}: {exc}")
@@ -552,6 +608,7 @@ class TerminalGame:
         self.tags = dict(tags)
         self.loaded_from = args[0]
         self.result_text, self.result_token, self.termination = None, "*", None
+        self.engine_failed = False
         self._take_recorded_result()
         if self.engine is not None:
             self.engine.configure(self._rule_options(self.engine))
@@ -571,6 +628,7 @@ class TerminalGame:
         "?": cmd_help,
         "save": cmd_save,
         "load": cmd_load,
+        "retry": cmd_retry,
     }
 
     # ---------------------------------------------------------------- the engine
@@ -682,6 +740,13 @@ class TerminalGame:
             note["score"] = score_text(result.info.score.cp, result.info.score.win)
             note["depth"] = result.info.depth or 0
         self.make(move, f"{name} plays", _info_text(result), note)
+
+
+def threading_main() -> bool:
+    """Signal handlers can be set only from the main thread (tests drive games from others)."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 def _reason(exc: OSError | ValueError) -> str:
