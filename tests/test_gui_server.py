@@ -619,3 +619,53 @@ def test_a_referee_that_dies_is_started_again_and_the_game_goes_on():
         (again,) = [pid for pid, cmd in _children(server.proc.pid)
                     if "-m canter" in cmd and "scripted" not in cmd]
         assert again != referee
+
+
+# ---------------------------------------------------------------- second review
+
+
+def test_a_post_to_a_page_that_takes_get_is_405(gui):
+    for path, allow in (("/api/state", "GET, HEAD"), ("/", "GET, HEAD"),
+                        ("/api/events", "GET")):
+        status, body = gui.request("POST", path, {})
+        assert status == 405 and f"takes {allow}" in body["error"], (path, body)
+
+
+def test_a_loaded_ending_keeps_its_reason_and_termination_through_saves(gui):
+    record = ('[Variant "Camelot"]\n[Result "0-1"]\n[Termination "time forfeit"]\n'
+              '[Reason "white ran out of time"]\n\n1. D6-F8 E11-C9 0-1\n')
+    for _ in range(2):  # saved, loaded again, saved again: the same tags
+        status, state = gui.request("POST", "/api/load", raw=record.encode())
+        assert status == 200, state
+        record = gui.get("/api/save")
+        assert '[Reason "white ran out of time"]' in record, record
+        assert '[Termination "time forfeit"]' in record, record
+
+
+def test_a_refused_request_leaves_a_running_analysis_running(gui):
+    gui.post("/api/new", {"variant": "camelot", "seats": seats("human", "human")})
+    gui.post("/api/analysis", {"action": "start", "multipv": 1})
+    gui.wait(lambda s: s["analysis"]["lines"], what="analysis lines")
+    for path, body in (("/api/position", {"position": "camelot not-a-position"}),
+                       ("/api/analysis", {"action": "start", "multipv": True})):
+        status, _ = gui.request("POST", path, body)
+        assert status == 400, (path, body)
+        assert gui.state()["analysis"]["running"] is True, (path, body)
+    status, _ = gui.request("POST", "/api/load", raw=b'[Variant "Camelot"]\n\n1. E4-E4 *\n')
+    assert status == 400
+    assert gui.state()["analysis"]["running"] is True
+    gui.post("/api/analysis", {"action": "stop"})
+
+
+def test_the_analysis_engine_is_given_the_games_rulings(tmp_path):
+    # Each engine process the board starts writes what it is sent to a file of its own.
+    log = tmp_path / "sent"
+    engine = f"sh -c 'tee {log}.$$ | exec {sys.executable} -m canter'"
+    with GuiServer("--engine", engine, "--rule", "Repetition=claim", "--human", "all") as gui:
+        gui.post("/api/analysis", {"action": "start", "multipv": 2})
+        gui.wait(lambda s: s["analysis"]["lines"], what="analysis lines")
+        gui.post("/api/analysis", {"action": "stop"})
+    sent = [p.read_text() for p in tmp_path.glob("sent.*")]
+    [analysing] = [text for text in sent if "go infinite" in text]
+    assert "setoption name Rule Repetition value claim" in analysing, analysing
+    assert "setoption name MultiPV value 2" in analysing, analysing

@@ -65,7 +65,9 @@ def take(table: Table, game: GameRecord) -> None:
     ending = None
     if game.result != "*":
         reason = game.tags.get("Reason") or game.tags.get("Termination") or "as recorded"
-        ending = Ending(f"{game.result} ({reason})", None, [], token=game.result)
+        ending = Ending(f"{game.result} ({reason})", None, [], token=game.result,
+                        reason=game.tags.get("Reason"),
+                        termination=game.tags.get("Termination"))
     table.load_moves(variant, start, list(game.moves), ending, game.players)
 
 
@@ -91,7 +93,8 @@ def save(table: Table) -> str:
                           termination="normal", reason=table.ending.text)
     elif table.ending is not None and table.ending.token:
         # A loaded game's result (a resignation, time, an adjudication): as recorded.
-        record.set_result(table.ending.token, reason=table.ending.text)
+        record.set_result(table.ending.token, termination=table.ending.termination,
+                          reason=table.ending.reason)
     return write_game(record)
 
 

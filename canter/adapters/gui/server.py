@@ -38,6 +38,9 @@ def _static(name: str) -> bytes:
     return resources.files("canter.adapters.gui").joinpath("static", name).read_bytes()
 
 
+# The pages that take GET (a POST to one is answered 405, not 404).
+GET_PATHS = frozenset({"/", "/index.html", "/favicon.ico", "/api/state", "/api/ply",
+                       "/api/legal", "/api/save", "/api/events"})
 # The pages that take POST (a GET of one is answered 405, not 404).
 POST_PATHS = frozenset({
     "/api/analysis", "/api/claim", "/api/load", "/api/move", "/api/new", "/api/pause",
@@ -306,6 +309,10 @@ class Handler(BaseHTTPRequestHandler):
         if not self._allowed(need_token=True):
             return
         path = urlsplit(self.path).path
+        if path in GET_PATHS or path.startswith("/static/"):
+            allow = "GET" if path == "/api/events" else "GET, HEAD"
+            self._not_allowed(f"{path[:60]} takes {allow}", allow)
+            return
         board = self.board
         table = board.table
         try:
@@ -319,9 +326,12 @@ class Handler(BaseHTTPRequestHandler):
                 index, game = records.pick(games, index)
                 if board.watcher is not None:
                     raise TableError("watching a file: loading is off")
-                board.analyser.stop()
                 with table.lock:
                     records.take(table, game)
+                # Once the game is taken (a refused record leaves the analysis running):
+                # its position belonged to the old game.
+                board.analyser.stop()
+                with table.lock:
                     self._json(HTTPStatus.OK, table.state())
                 return
             body = self._json_body()
@@ -349,7 +359,23 @@ class Handler(BaseHTTPRequestHandler):
             if path in ("/api/new", "/api/position"):
                 if board.watcher is not None:
                     raise TableError("watching a file: the game comes from the file")
-                board.analyser.stop()  # its position belongs to the old game
+                with table.lock:
+                    if path == "/api/new":
+                        seats = body.get("seats")
+                        if seats is not None and not isinstance(seats, list):
+                            raise TableError("seats must be a list")
+                        table.new_game(body.get("variant"), body.get("position"), seats)
+                    else:
+                        position = body.get("position")
+                        if not isinstance(position, str) or not position.strip():
+                            raise TableError("give a position string")
+                        table.new_game(None, position, None, keep_seats=True)
+                # Once the game is accepted (a refusal leaves the analysis running): its
+                # position belonged to the old game.
+                board.analyser.stop()
+                with table.lock:
+                    self._json(HTTPStatus.OK, table.state())
+                return
             if path == "/api/undo":
                 with table.lock:
                     table.undo()
@@ -362,16 +388,6 @@ class Handler(BaseHTTPRequestHandler):
             with table.lock:
                 if path == "/api/move":
                     table.human_move(body.get("move"))  # type: ignore[arg-type]
-                elif path == "/api/new":
-                    seats = body.get("seats")
-                    if seats is not None and not isinstance(seats, list):
-                        raise TableError("seats must be a list")
-                    table.new_game(body.get("variant"), body.get("position"), seats)
-                elif path == "/api/position":
-                    position = body.get("position")
-                    if not isinstance(position, str) or not position.strip():
-                        raise TableError("give a position string")
-                    table.new_game(None, position, None, keep_seats=True)
                 elif path == "/api/resign":
                     table.resign(body.get("seat"))
                 elif path == "/api/claim":

@@ -57,6 +57,9 @@ class Ending:
     winner: str | None
     ranking: list[list[str]]
     token: str | None = None  # a loaded record's result token, written back when saved
+    # and its Reason and Termination tags as they were (the text shows them with the token)
+    reason: str | None = None
+    termination: str | None = None
 
 
 def score_text(info: Info) -> str | None:
@@ -250,7 +253,6 @@ class Table:
             variant = named
         built = self._build_seats(self.variant_seats.get(variant) or
                                   [s.name for s in self.seats], seats, keep_seats)
-        self.stop_everything()
         try:
             self._referee_variant(variant)
             self._referee_at = None
@@ -258,6 +260,8 @@ class Table:
         except EngineRefused as exc:
             self._restore_referee()
             raise TableError(f"position refused: {exc.reason}") from None
+        # (Only once the game is accepted: a refusal leaves the searches running.)
+        self.stop_everything()
         self.variant = variant
         self.board(variant)
         self.generation += 1
@@ -554,7 +558,6 @@ class Table:
             named = start.split(" ", 1)[0]
             if named in self.variant_seats:
                 variant = named
-        self.stop_everything()
         try:
             self._referee_variant(variant)
             self._referee_at = None
@@ -562,6 +565,7 @@ class Table:
         except EngineRefused as exc:
             self._restore_referee()
             raise TableError(f"record refused: {exc.reason}") from None
+        self.stop_everything()  # (only once the record is accepted)
         self.variant = variant
         board = self.board(self.variant)
         if len(self.seats) != len(board["seats"]) or \

@@ -80,7 +80,7 @@ class Analyser:
 
     def start(self, ply: Any, multipv: Any, engine_index: Any = None) -> None:
         table = self.table
-        if not isinstance(multipv, int) or not 1 <= multipv <= MAX_MULTIPV:
+        if type(multipv) is not int or not 1 <= multipv <= MAX_MULTIPV:  # (no bool)
             raise TableError(f"multipv must be from 1 to {MAX_MULTIPV}")
         with table.lock:
             if ply is None:
@@ -88,25 +88,44 @@ class Analyser:
             if not isinstance(ply, int) or not 0 <= ply <= len(table.moves):
                 raise TableError(f"no position after {str(ply)[:10]} moves")
             index = table.analysis.get("engine", 0) if engine_index is None else engine_index
-            if not isinstance(index, int) or not 0 <= index < len(table.engines):
+            if type(index) is not int or not 0 <= index < len(table.engines):
                 raise TableError(f"no engine {str(index)[:10]}")
             start, moves, variant = table.start, table.moves[:ply], table.variant
+            # The game's rulings, as the seats' engines get them: under other rules the
+            # lines could hold moves this game does not allow.
+            options: dict[str, object] = {**table.rule_options, "MultiPV": multipv}
         with self._lock:
             self._stop_locked()
             slot = table.engines[index]
             try:
-                options = {"MultiPV": multipv}
                 engine = slot.prepare("analyse", variant, options)
                 analysis = engine.analysis(start, moves=moves)
             except EngineError as exc:
                 slot.kill("analyse")
+                self._stopped()
                 raise TableError(f"{slot.name} could not analyse: {exc}", 502) from None
             except ValueError as exc:  # an option or variant this engine does not offer
+                self._stopped()
                 raise TableError(f"{slot.name} cannot analyse this: {exc}") from None
             with table.lock:
-                table.analysis.update(running=True, ply=ply, multipv=multipv, engine=index,
-                                      lines=[])
-                table.publish()
+                # The game may have changed while the engine started (a new game, a load,
+                # an undo past the ply): this analysis is of a position no longer in it.
+                gone = (table.variant != variant or table.start != start
+                        or len(table.moves) < ply
+                        or table.moves[:ply] != moves)
+                if not gone:
+                    table.analysis.update(running=True, ply=ply, multipv=multipv,
+                                          engine=index, lines=[])
+                    table.publish()
+            if gone:
+                try:
+                    analysis.stop()
+                    analysis.wait(timeout=5.0)
+                except EngineError:
+                    slot.kill("analyse")
+                self._stopped()
+                raise TableError("the game changed while the analysis started; start it "
+                                 "again", 409)
             self._analysis = analysis
             self._slot = slot
             thread = threading.Thread(target=self._follow, args=(analysis, slot),
@@ -132,6 +151,8 @@ class Analyser:
         except EngineError as exc:
             slot.kill("analyse")
             with table.lock:
+                if self._analysis is analysis:  # not started again by an undo
+                    self._analysis = None
                 table.analysis["running"] = False
                 table.message = f"analysis stopped: {exc}"
                 table.publish()
@@ -173,6 +194,10 @@ class Analyser:
     def stop(self) -> None:
         with self._lock:
             self._stop_locked()
+        self._stopped()
+
+    def _stopped(self) -> None:
+        """The page shows no analysis running (none is, after _stop_locked)."""
         with self.table.lock:
             self.table.analysis["running"] = False
             self.table.publish()
