@@ -431,8 +431,13 @@ def test_watch_follows_a_record_file_as_it_grows(tmp_path):
         path.write_text(header + "1. D6-F8 E11-C9 2. F8-F9 *\n\n" + header + "1. C6-C5 *\n",
                         encoding="utf-8")
         state = server.wait(lambda s: s["moves"] == ["C6-C5"], what="the second game")
+        # The answer is the board with the game chosen, not the one shown before.
+        state = server.post("/api/watch", {"game": 0})
+        assert state["watch"]["game"] == 0 and state["watch"]["following"] is False
+        assert len(state["moves"]) == 3
+        state = server.post("/api/watch", {"game": None})
+        assert state["watch"]["following"] is True and state["moves"] == ["C6-C5"]
         server.post("/api/watch", {"game": 0})
-        server.wait(lambda s: len(s["moves"]) == 3, what="the first game again")
         # A game the file does not hold, or no number, is refused; the game shown stays.
         for bad, needle in ((5, "no game 5: the file holds 2 (numbered from 0)"),
                             (-1, "no game -1"), (True, "game must be a whole number"),

@@ -112,6 +112,10 @@ class Watcher(threading.Thread):
         self._seen: tuple[float, int] | None = None
         self._shown: tuple[str, str, tuple[str, ...], str] | None = None
         self.wake = threading.Event()
+        # A choice is answered once a look at the file begun after it has ended, so that
+        # POST /api/watch answers with the game it chose, not the one shown before.
+        self._answered = threading.Condition()
+        self._asked = self._looked = 0
         # Watching from the start, before the file holds a game (a match makes its file
         # empty): the board is never playable meanwhile, and no engine plays on it.
         with table.lock:
@@ -120,7 +124,14 @@ class Watcher(threading.Thread):
 
     def run(self) -> None:
         while not self.table.closed:
-            self.poll()
+            with self._answered:
+                asked = self._asked
+            try:
+                self.poll()
+            finally:
+                with self._answered:
+                    self._looked = asked
+                    self._answered.notify_all()
             self.wake.wait(WATCH_POLL)
             self.wake.clear()
 
@@ -134,9 +145,14 @@ class Watcher(threading.Thread):
                 count = (self.table.watch or {}).get("games", 0)
             if not 0 <= index < count:
                 raise TableError(f"no game {index}: the file holds {count} (numbered from 0)")
-        self.game = index
-        self._seen = None
-        self.wake.set()
+        with self._answered:
+            self.game = index
+            self._seen = None
+            self._asked += 1
+            asked = self._asked
+            self.wake.set()
+            if self.is_alive():
+                self._answered.wait_for(lambda: self._looked >= asked, timeout=5.0)
 
     def poll(self) -> None:
         table = self.table
