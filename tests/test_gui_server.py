@@ -674,3 +674,34 @@ def test_the_analysis_engine_is_given_the_games_rulings(tmp_path):
     [analysing] = [text for text in sent if "go infinite" in text]
     assert "setoption name Rule Repetition value claim" in analysing, analysing
     assert "setoption name MultiPV value 2" in analysing, analysing
+
+
+def test_a_second_interrupt_while_stopping_kills_what_is_left(tmp_path):
+    # Engines that never answer again make the board's stop slow (each gets its `quit`
+    # timeout); a second SIGTERM (or Ctrl-C) then kills them at once, never leaves them.
+    import shutil
+
+    if shutil.which("pgrep") is None:
+        pytest.skip("needs pgrep to find the engine processes")
+    hanger = tmp_path / f"hanger_{os.getpid()}.py"
+    shutil.copy(SCRIPTED, hanger)
+    engine = f"{sys.executable} {hanger} --ignore-stop --hang-at quit"
+    server = GuiServer("--engine", engine, "--human", "all")
+    try:
+        server.post("/api/analysis", {"action": "start", "multipv": 1})
+        server.wait(lambda s: s["analysis"]["running"], what="the analysis")
+        server.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.7)
+        server.proc.send_signal(signal.SIGTERM)
+        server.proc.wait(timeout=20)
+    finally:
+        server.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        left = subprocess.run(["pgrep", "-f", str(hanger)], capture_output=True, text=True)
+        if not left.stdout.strip():
+            break
+        time.sleep(0.2)
+    else:
+        subprocess.run(["pkill", "-9", "-f", str(hanger)])
+        pytest.fail(f"engine processes left running: {left.stdout.split()}")

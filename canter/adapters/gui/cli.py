@@ -154,11 +154,16 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
     except TableError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
-        for slot in slots:
-            slot.close()
         try:
-            referee.quit(timeout=2.0)
-        except EngineError:
+            for slot in slots:
+                slot.close()
+            try:
+                referee.quit(timeout=2.0)
+            except EngineError:
+                referee.close()
+        except KeyboardInterrupt:  # a second Ctrl-C: no more waiting, every process killed
+            for slot in slots:
+                slot.kill()
             referee.close()
 
 

@@ -135,12 +135,18 @@ class EngineSlot:
     def close(self) -> None:
         with self.lock:
             processes, self._processes = self._processes, {}
-        for engine in processes.values():
-            try:
-                engine.quit(timeout=2.0)
-            except EngineError:
-                pass
-            engine.close()
+        try:
+            for engine in processes.values():
+                try:
+                    engine.quit(timeout=2.0)
+                except EngineError:
+                    pass
+                engine.close()
+        finally:
+            # A second Ctrl-C cuts the quits short: what is left is killed, never left
+            # running (an engine in a session of its own does not get the Ctrl-C).
+            for engine in processes.values():
+                engine.close()
 
     def describe(self) -> dict[str, object]:
         return {"index": self.index, "name": self.name, "alive": self.alive()}
