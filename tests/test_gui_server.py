@@ -705,3 +705,32 @@ def test_a_second_interrupt_while_stopping_kills_what_is_left(tmp_path):
     else:
         subprocess.run(["pkill", "-9", "-f", str(hanger)])
         pytest.fail(f"engine processes left running: {left.stdout.split()}")
+
+
+def test_an_engine_slow_to_start_never_holds_up_the_board(tmp_path):
+    # While the seat's engine thinks, its analysis process takes seconds to start;
+    # meanwhile Undo (which stops the seat's search) and the state are answered at once.
+    import threading
+
+    mark = tmp_path / "slow"
+    engine = (f"sh -c 'if [ -e {mark} ]; then sleep 6; fi; "
+              f"exec {sys.executable} -m canter'")
+    with GuiServer("--engine", engine, "--human", "white") as server:
+        server.post("/api/new", {"seats": seats("human", "engine",
+                                                limit={"movetime": 20})})
+        server.post("/api/move", {"move": "D6-F8"})
+        server.wait(lambda s: s["thinking"], what="the engine thinking")
+        mark.write_text("")
+        answers: list[int] = []
+        starting = threading.Thread(target=lambda: answers.append(server.request(
+            "POST", "/api/analysis", {"action": "start", "multipv": 1})[0]))
+        starting.start()
+        time.sleep(1.0)  # the analysis process is starting
+        began = time.monotonic()
+        state = server.post("/api/undo")
+        server.state()
+        took = time.monotonic() - began
+        starting.join(timeout=30)
+        assert state["moves"] == ["D6-F8"] or state["moves"] == [], state["moves"]
+        assert took < 3.0, f"the board waited {took:.1f} s for an engine to start"
+        assert answers and answers[0] in (200, 409), answers

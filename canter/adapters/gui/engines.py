@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
-from canter.adapters.client import Engine, EngineError
+from canter.adapters.client import Engine, EngineError, EngineStateError
 
 # A referee answers in well under a millisecond; ten seconds cover a loaded machine.
 REFEREE_TIMEOUT = 10.0
@@ -43,26 +43,40 @@ class EngineSlot:
         self.command = list(command)
         self.given_name = name
         self.name = name or (os.path.basename(self.command[0]) if self.command else "engine")
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # held briefly: never through an engine's start
+        self._starting: dict[str, threading.Lock] = {}  # role -> one start at a time
+        self._closed = False
         self._processes: dict[str, Engine] = {}
         self.variant: dict[str, str] = {}  # role -> variant last set
         self.options: dict[str, dict[str, object]] = {}  # role -> options last set
 
     def process(self, role: str) -> Engine:
-        """The running process for `role` ("play" or "analyse"), started on first use."""
+        """The running process for `role` ("play" or "analyse"), started on first use.
+        The start (seconds, for a slow engine) holds only the role's own start lock: a
+        stop, a kill or the page's state asked for meanwhile never waits for it."""
         with self.lock:
-            engine = self._processes.get(role)
-            if engine is not None and engine.alive:
-                return engine
+            starting = self._starting.setdefault(role, threading.Lock())
+        with starting:
+            with self.lock:
+                engine = self._processes.get(role)
+                if engine is not None and engine.alive:
+                    return engine
+                self._processes.pop(role, None)
             if engine is not None:
                 engine.close()
             # In a session of its own: a kill takes a wrapper's engine with it.
             engine = Engine.start(self.command, name=self.given_name,
                                   search_timeout=SEARCH_STALL, new_session=True)
-            self.name = self.given_name or engine.id.get("name") or self.name
-            self._processes[role] = engine
-            self.variant.pop(role, None)
-            self.options.pop(role, None)
+            with self.lock:
+                closed = self._closed
+                if not closed:
+                    self.name = self.given_name or engine.id.get("name") or self.name
+                    self._processes[role] = engine
+                    self.variant.pop(role, None)
+                    self.options.pop(role, None)
+            if closed:  # the board stopped while this engine started
+                engine.close()
+                raise EngineStateError("the board has stopped")
             return engine
 
     def prepare(self, role: str, variant: str, options: dict[str, object]) -> Engine:
@@ -128,12 +142,13 @@ class EngineSlot:
             engine.close()
 
     def alive(self) -> bool:
-        # Without the lock: `process` holds it through an engine's handshake (seconds),
-        # and the page's state, asked for meanwhile, must not wait for it.
+        # Without the lock: the page's state is asked for often, and needs no more than a
+        # glance at the processes.
         return all(e.alive for e in list(self._processes.values()))
 
     def close(self) -> None:
         with self.lock:
+            self._closed = True
             processes, self._processes = self._processes, {}
         try:
             for engine in processes.values():
