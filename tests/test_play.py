@@ -587,3 +587,20 @@ def test_load_of_a_record_the_rulings_refuse_keeps_the_game(tmp_path) -> None:
     child.expect("red> ")
     child.sendline("quit")
     assert finish(child) == 0
+
+
+def test_save_and_load_take_quoted_names_with_spaces(tmp_path) -> None:
+    record = tmp_path / "my game.pgn"
+    child = spawn("--human", "all")
+    child.expect("white> ")
+    child.sendline("C6-B5")
+    child.expect("black> ")
+    child.sendline(f'save "{record}"')
+    child.expect(f"saved 1 move to {record}")
+    child.sendline(f"load '{record}'")
+    child.expect(f"loaded 1 move from {record}")
+    child.sendline('save "unclosed')
+    child.expect("save: No closing quotation")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert read_games_file(str(record))[0].moves == ["C6-B5"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import shlex
 import signal
 import sys
 import time
@@ -38,7 +39,7 @@ commands:
   resign       give the game up
   draw         claim a draw by third repetition (with 'Rule Repetition=claim')
   board        draw the board again
-  save FILE    save the game as a game record
+  save FILE    save the game as a game record (a name with spaces in quotes)
   load FILE    load a game record and go on from its last position
                ('load FILE N': game N of a file of several)
   retry        after an engine failed: ask a fresh engine for its move
@@ -403,6 +404,13 @@ class TerminalGame:
             if not words:
                 continue
             command, args = words[0].lower(), words[1:]
+            if command in ("save", "load"):
+                # A file name may hold spaces in quotes, as in a shell, and start with ~.
+                try:
+                    args = [os.path.expanduser(a) for a in shlex.split(line)[1:]]
+                except ValueError as exc:  # an unclosed quote
+                    self.write(f"{command}: {exc}")
+                    continue
             if command in ("quit", "exit"):
                 return False
             handler = self.COMMANDS.get(command)
