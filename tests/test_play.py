@@ -250,16 +250,25 @@ def test_a_broken_engine_costs_the_hint_not_the_game() -> None:
     assert finish(child) == 0
 
 
-def test_interrupt_leaves_the_game_and_still_saves(tmp_path) -> None:
+@pytest.mark.parametrize("signum, said", [
+    (signal.SIGINT, "interrupted: game left unfinished"),  # Ctrl-C
+    (signal.SIGHUP, "ended by a signal: game left unfinished"),  # a closed terminal
+    (signal.SIGTERM, "ended by a signal: game left unfinished"),
+])
+def test_an_interrupt_or_a_signal_leaves_the_game_and_still_saves(tmp_path, signum,
+                                                                  said) -> None:
     record = tmp_path / "left.pgn"
     child = spawn("--human", "white", "--depth", "1", "--save", str(record))
     child.expect("white> ")
     child.sendline("C6-B5")
     child.expect("black is thinking")
     child.expect("white> ")
-    child.sendintr()
-    child.expect("interrupted: game left unfinished")
-    assert finish(child) == 130
+    if signum == signal.SIGINT:
+        child.sendintr()
+    else:
+        child.kill(signum)
+    child.expect(said)
+    assert finish(child) == 128 + signum
     [game] = read_games_file(str(record))
     assert game.moves[0] == "C6-B5" and len(game.moves) == 2 and game.result == "*"
 
@@ -555,21 +564,6 @@ def test_an_engine_that_fails_on_its_move_leaves_the_game_to_the_person(tmp_path
     assert finish(child) == 0
     [game] = read_games_file(str(record))
     assert game.moves == ["C6-B5", "C11-B10"] and game.result == "*"
-
-
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
-def test_a_closed_terminal_or_sigterm_still_saves(tmp_path, signum) -> None:
-    record = tmp_path / "left.pgn"
-    child = spawn("--human", "white", "--depth", "1", "--save", str(record))
-    child.expect("white> ")
-    child.sendline("C6-B5")
-    child.expect("black is thinking")
-    child.expect("white> ")
-    child.kill(signum)
-    child.expect("ended by a signal: game left unfinished")
-    assert finish(child) == 128 + signum
-    [game] = read_games_file(str(record))
-    assert game.moves[0] == "C6-B5" and len(game.moves) == 2 and game.result == "*"
 
 
 def test_load_of_a_record_the_rulings_refuse_keeps_the_game(tmp_path) -> None:
