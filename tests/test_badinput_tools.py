@@ -235,6 +235,7 @@ def test_show_refuses_numbers_and_moves_out_of_range(files, args, needles) -> No
     (["camelot", "2/8", "w"], ["position", "8 fields"]),
     ([f"camette 1/1B1/5/5/5/1W1/1 w 0,0 - - 0 {'9' * 5000}"], ["ply", "too large"]),
     ([f"camette 1/1B1/5/{'9' * 5000}/5/1W1/1 w 0,0 - - 0 0"], ["longer than the rank"]),
+    (["--game", "3"], ["--game", "a position string or the start has none"]),
 ])
 def test_show_refuses_bad_positions(args, needles) -> None:
     assert_error(canter("show", *args), USAGE, *needles)

@@ -119,6 +119,10 @@ def show(source: tuple[str, ...], variant: str, move_texts: tuple[str, ...], ply
                                  "board always has rank 1 at the bottom", param_hint="--view")
     _check_outputs(svg_path, svg_dir, html_path, source)
     start, moves, tags, is_game = _load_source(source, variant, game_number)
+    if not is_game and game_number != 1:
+        # (as play's --game without --load: a position has no games to choose from)
+        raise click.BadParameter("chooses a game of a game-record file; a position string "
+                                 "or the start has none", param_hint="--game")
     if move_texts and ply is not None:
         # --move plays on from the position --ply chose: a line of one's own from there.
         moves = moves[:_ply_index(ply, len(moves))]
