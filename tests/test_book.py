@@ -389,3 +389,29 @@ def test_build_refuses_a_pipe_as_its_book(tmp_path):
     result = run("build", "--plies", "1", "--depth", "1", "--out", str(pipe))
     assert result.exit_code == 2
     assert f"Invalid value for --out: {pipe} is not a regular file" in result.output
+
+
+def test_a_build_the_disk_cannot_take_keeps_whole_lines_and_resumes(tmp_path):
+    # A file size limit stands for a full disk: the entry that does not fit is cut off
+    # again, so the book still reads, and the same build goes on from it.
+    import resource
+
+    out = tmp_path / "camette.txt"
+    command = [sys.executable, "-m", "canter", "book", "build", "--variant", "camette",
+               "--plies", "10", "--depth", "1", "--margin", "100", "--out", str(out)]
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, resource.RLIM_INFINITY))
+
+    cut = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                         preexec_fn=small_files)
+    assert cut.returncode == 1, cut.stderr
+    assert "the entries before it are kept" in cut.stderr and "Traceback" not in cut.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.endswith("\n") and 0 < len(text) <= 1000
+    kept = parse_book(text)
+    assert len(kept) > 1
+    more = run("build", "--variant", "camette", "--plies", "3", "--depth", "1",
+               "--margin", "100", "--out", str(out))
+    assert more.exit_code == 0, more.stderr
+    assert len(parse_book(out.read_text(encoding="utf-8"))) >= len(kept)

@@ -494,6 +494,13 @@ def test_cli_says_in_one_line_what_is_wrong_with_a_folder_or_a_table(tmp_path):
                                          str(tmp_path)])
     assert out.exit_code == 0, out.output
     assert "camette-wK-bK: not a canter endings table (its header is no object)" in out.output
+    # ... and so is one whose class is no name (the engine's search fell over it).
+    (tmp_path / "camette-wK-bK.ctb").write_bytes(
+        b'{"format": "canter-endings", "version": 1, "class": 5}\nxx\n')
+    out = runner.invoke(tables_command, ["info", "--variant", "camette", "--dir",
+                                         str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "camette-wK-bK: damaged table: its class 5 is no class name" in out.output
     # A built table goes in whole, with no temporary file left beside it.
     out = runner.invoke(tables_command, ["build", "camette-wK-bK", "--force", "--quiet",
                                          "--dir", str(tmp_path)])

@@ -93,7 +93,7 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
     """Build (or extend) a book by searching from the start, breadth first."""
     from canter.adapters.book.build import BuildPlan
     from canter.adapters.book.build import build as run_build
-    from canter.adapters.files import OutputPathError, check_output_file
+    from canter.adapters.files import OutputPathError, check_output_file, write_all
 
     try:
         # Read, then added to: a device or a pipe holds no book (and reading a pipe that
@@ -105,33 +105,35 @@ def build(variant: str, plies: int, depth: int, movetime: float | None, margin: 
     plan = BuildPlan(variant, plies, depth, movetime, margin, alternatives, max_positions)
     started = time.monotonic()
     try:
-        f = open(out, "a", encoding="utf-8")
+        fd = os.open(out, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError as exc:
         raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}") from None
-    with f:
+
+    def add(text: str) -> None:
+        """Append whole lines, unbuffered: an entry is kept even if the build is then
+        interrupted, and one the disk cannot take is cut off again, so the book (read
+        again to go on) never ends inside a line."""
+        end = os.lseek(fd, 0, os.SEEK_END)
         try:
-            if not existing.entries and f.tell() == 0:
-                f.write(f"# canter book, format 1: {variant}, {plies} plies, depth {depth}, "
-                        f"margin {margin} cp, {alternatives} moves at most\n")
+            write_all(fd, text.encode("utf-8"))
+        except OSError:
+            os.ftruncate(fd, end)
+            raise
+
+    try:
+        try:
+            if not existing.entries and os.lseek(fd, 0, os.SEEK_END) == 0:
+                add(f"# canter book, format 1: {variant}, {plies} plies, depth {depth}, "
+                    f"margin {margin} cp, {alternatives} moves at most\n")
             elif not _ends_with_newline(out):
-                f.write("\n")  # a last line without its end: the next entry starts its own
-            f.flush()
-        except OSError as exc:
-            raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}") \
-                from None
-
-        def write(line: str) -> None:
-            f.write(line + "\n")
-            f.flush()  # each entry is kept even if the build is interrupted
-
-        def progress(text: str) -> None:
-            click.echo(text, err=True)
-
-        try:
-            searched, reached = run_build(plan, existing, write, progress)
+                add("\n")  # a last line without its end: the next entry starts its own
+            searched, reached = run_build(plan, existing, lambda line: add(line + "\n"),
+                                          lambda text: click.echo(text, err=True))
         except OSError as exc:  # a full disk: the entries written so far are kept
             raise click.ClickException(f"{out}: {exc.strerror or 'cannot be written'}; the "
                                        "entries before it are kept") from None
+    finally:
+        os.close(fd)
     click.echo(f"positions searched {searched}", err=True)
     click.echo(f"positions in the book along the walk {reached}", err=True)
     click.echo(f"seconds {time.monotonic() - started:.1f}", err=True)

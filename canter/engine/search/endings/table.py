@@ -118,6 +118,9 @@ class Table:
                 raise TableError("not a canter endings table (its header is no object)")
             if header.get("format") != MAGIC or header.get("version") != FORMAT_VERSION:
                 raise TableError("not a canter endings table of this version")
+            if not isinstance(header.get("class"), str):
+                raise TableError(f"damaged table: its class {header.get('class')!r:.40} is no "
+                                 "class name")
             material = parse_material(header["class"])
             if key is not None and material.key != key:
                 raise TableError(f"{key}: the file holds the table of {material.key}")
