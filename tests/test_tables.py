@@ -399,7 +399,8 @@ def test_cli_probe_says_what_is_wrong_with_its_folder_or_table(tmp_path):
     # A folder where the table file goes: named, no traceback.
     (tmp_path / "d1" / "camelot-wK-bK.ctb").mkdir(parents=True)
     out = runner.invoke(tables_command, ["probe", CAMELOT_KK, "--dir", str(tmp_path / "d1")])
-    assert out.exit_code == 1 and "camelot-wK-bK.ctb: Is a directory" in out.output
+    assert out.exit_code == 1 and "camelot-wK-bK.ctb is not a table file, and " \
+        "camelot-wK-bK would be written there" in out.output  # (before the build, now)
     assert not isinstance(out.exception, OSError)
     # A damaged table is said to be one (not "no table"); a file of another kind under a
     # table's name is never replaced by a build.
@@ -565,3 +566,40 @@ def test_cli_a_folder_only_read_must_exist(tmp_path):
         out = CliRunner().invoke(tables_command, args)
         assert out.exit_code == 2 and f"{missing}: no such folder" in out.output, out.output
     assert not (tmp_path / "nosuch").exists()
+
+
+def test_cli_reads_shipped_tables_whatever_the_folder_when_nothing_is_built(tmp_path,
+                                                                            monkeypatch):
+    # Camette's tables are shipped: a probe and a build of one that exists need no folder
+    # to write to, so one that cannot be written (here a file) is no error; it is named
+    # as the table folder, not as a --dir never given, where a table is to be built.
+    runner = CliRunner()
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    monkeypatch.setenv("CANTER_TABLES", str(afile))
+    out = runner.invoke(tables_command, ["probe", "camette 1/3/2ww1/B4/5/3/1 b 0,0 - - 0 0"])
+    assert out.exit_code == 0 and "camette-wMM-bK: black to move: loss in 4 plies" \
+        in out.output, out.output
+    out = runner.invoke(tables_command, ["build", "camette-wK-bK"])
+    assert out.exit_code == 0 and "camette-wK-bK: exists" in out.output, out.output
+    out = runner.invoke(tables_command, ["build", "camette-wK-bK", "--force"])
+    assert out.exit_code == 2 and "the table folder ($CANTER_TABLES" in out.output
+    assert "afile is a file, not a folder" in out.output
+
+
+def test_cli_probe_on_a_full_disk_is_one_error(tmp_path):
+    # A damaged table of a class the moves lead to is built again during the probe; a file
+    # size limit stands for a full disk.
+    import resource
+
+    (tmp_path / "camette-wK-bKM.ctb").write_text('{"class": "x"}\ngarbage\n')
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+
+    done = subprocess.run([sys.executable, "-m", "canter", "tables", "probe",
+                           "camette 1/B2/b4/1Wb2/5/3/1 w 0,0 - - 0 0", "--dir",
+                           str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          preexec_fn=small_files)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and "File too large" in done.stderr, done.stderr

@@ -111,14 +111,27 @@ def _to_build(wanted: list, store: Folder, force: bool, successors: bool = False
     return order
 
 
-def _check_targets(plan: list, store: Folder) -> None:
-    """Before any work: no class of the plan may be kept from being written by a file
-    of another kind under its name (found only at the end of its build otherwise)."""
+def _check_targets(plan: list, store: Folder, folder: str | None) -> None:
+    """Before any work, when there is a table to build: the folder must take it, and no
+    class of the plan may be kept from being written by something of another kind under
+    its name (a file, a folder, a device: found only at the end of its build otherwise).
+    Nothing to build: nothing is checked (the tables are read, wherever they are)."""
+    from canter.adapters.files import OutputPathError, check_output_folder
     from canter.adapters.tables.store import is_table_file
 
+    if not plan:
+        return
+    try:
+        check_output_folder(str(store.path))
+    except OutputPathError as exc:
+        # (Without --dir the folder came from $CANTER_TABLES or the default: say so.)
+        raise click.BadParameter(str(exc), param_hint="--dir" if folder is not None else
+                                 "the table folder ($CANTER_TABLES or the default; "
+                                 "--dir names another)") from None
     for m in plan:
         target = store.file(m.key)
-        if target.is_file() and not is_table_file(target):
+        if (target.exists() or target.is_symlink()) and not (
+                target.is_file() and is_table_file(target)):
             raise click.ClickException(f"{target} is not a table file, and {m.key} would be "
                                        "written there; it is kept (move it away, or give "
                                        "another --dir)")
@@ -167,13 +180,7 @@ def build(variant: str, pieces: int | None, names: tuple[str, ...], folder: str 
         if not wanted:
             raise click.ClickException(f"{variant} has no two-sided endings")
     store = Folder(folder)
-    from canter.adapters.files import OutputPathError, check_output_folder
-
-    try:  # before any work: a folder that cannot take the tables is said at once
-        check_output_folder(str(store.path))
-    except OutputPathError as exc:
-        raise click.BadParameter(str(exc), param_hint="--dir") from None
-    _check_targets(_to_build(wanted, store, force), store)
+    _check_targets(_to_build(wanted, store, force), store, folder)
     endings = _endings(store, build_missing=False, quiet=quiet)
     for m in wanted:
         if not force and endings.table(m) is not None:
@@ -216,15 +223,8 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         _existing(folder)
     store = Folder(folder)
     if build_missing:
-        from canter.adapters.files import OutputPathError, check_output_folder
-
-        try:  # a table may be built: a folder that cannot take it is said at once
-            check_output_folder(str(store.path))
-        except OutputPathError as exc:
-            raise click.BadParameter(str(exc), param_hint="--dir") from None
-    if build_missing:
         plan = _to_build([m], store, force=False, successors=True)
-        _check_targets(plan, store)
+        _check_targets(plan, store, folder)
         size = sum(c.base_size for c in plan)
         if build_flag is None and size > AUTO_BUILD_POSITIONS:
             what = (f"{m.key} has no table; building it" if any(c.key == m.key for c in plan)
@@ -237,17 +237,17 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         got = endings.probe(pos)
         if got is None:
             raise click.ClickException(f"{m.key}: {_why_none(store, endings, m)}")
+        click.echo(f"{m.key}: {pos.variant.seats[pos.turn].name} to move: {_result(*got)}")
+        for move, result, d in endings.best_moves(pos):  # (may build a successor's table)
+            click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
     except OSError as exc:
         raise click.ClickException(_os_error(exc, store)) from None
-    click.echo(f"{m.key}: {pos.variant.seats[pos.turn].name} to move: {_result(*got)}")
-    for move, result, d in endings.best_moves(pos):
-        click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
 
 
 def _existing(folder: str | None) -> None:
     """A folder named with --dir that only is read must exist: a mistyped name would list no
     tables, as if there were none. (The default folder may not exist yet.)"""
-    if folder is not None and not os.path.isdir(folder):
+    if folder is not None and not os.path.isdir(os.path.expanduser(folder)):
         raise click.BadParameter(f"{folder}: no such folder", param_hint="--dir")
 
 
