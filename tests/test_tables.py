@@ -603,3 +603,12 @@ def test_cli_probe_on_a_full_disk_is_one_error(tmp_path):
                           preexec_fn=small_files)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr and "File too large" in done.stderr, done.stderr
+
+
+def test_cli_probe_says_why_it_lists_no_moves(tmp_path):
+    (tmp_path / "camette-wK-bKM.ctb").write_text('{"class": "x"}\ngarbage\n')
+    out = CliRunner().invoke(tables_command, ["probe", "camette 1/B2/b4/1Wb2/5/3/1 w 0,0 - - 0 0",
+                                              "--no-build", "--dir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[1] == ("  (the moves are not listed: a class some of them "
+                                          "lead to has no usable table; give --build)")

@@ -238,8 +238,13 @@ def probe(position: str, folder: str | None, build_flag: bool | None) -> None:
         if got is None:
             raise click.ClickException(f"{m.key}: {_why_none(store, endings, m)}")
         click.echo(f"{m.key}: {pos.variant.seats[pos.turn].name} to move: {_result(*got)}")
-        for move, result, d in endings.best_moves(pos):  # (may build a successor's table)
+        ranked = endings.best_moves(pos)  # (may build a successor's table)
+        for move, result, d in ranked:
             click.echo(f"  {format_move(pos.variant, move):<16} {_result(result, d)}")
+        if not ranked and pos.outcome() is None and pos.legal_moves():
+            # (the value is known, the moves' are not all: never a silent short answer)
+            click.echo("  (the moves are not listed: a class some of them lead to has no usable "
+                       "table" + ("; give --build" if not build_missing else "") + ")")
     except OSError as exc:
         raise click.ClickException(_os_error(exc, store)) from None
 
