@@ -452,3 +452,34 @@ def test_a_solved_object_reads_a_proof_it_was_given() -> None:
     verdict = solved.verdict(game)
     assert verdict.winner == 0 and verdict.plies == 3
     assert len(solved.line(game)) == 3
+
+
+def test_an_interrupted_proving_run_writes_what_it_proved(tmp_path):
+    # Ctrl-C after the first proof: exit 130, and the file holds that proof, whole.
+    import signal
+
+    import pexpect
+
+    out = tmp_path / "part.txt"
+
+    def ctrl_c_as_at_a_terminal() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    child = pexpect.spawn(sys.executable, [
+        "-m", "canter", "solve", "camette", "--nodes", "20000", "--each", "20000",
+        "--deeper", "20000", "--plies", "3", "--no-lines", "--write", str(out)],
+        encoding="utf-8", timeout=240, preexec_fn=ctrl_c_as_at_a_terminal)
+    child.expect("proved, ")
+    child.sendintr()
+    child.expect("interrupted: the proofs found so far are kept")
+    child.expect(f"wrote {out}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    text = out.read_text()
+    assert "(interrupted)" in text
+    checked = subprocess.run([sys.executable, "-m", "canter", "solve", "camette", "--proof",
+                              str(out), "--check", "--plies", "0"], capture_output=True,
+                             text=True, timeout=120)
+    assert checked.stdout.startswith("checked "), checked.stdout + checked.stderr
+    assert "0 move lines unused" in checked.stdout

@@ -210,16 +210,23 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
         click.echo(f"{where}: {a.attacker} to win: {what} ({a.nodes} nodes, "
                    f"{a.seconds:.1f} s, table {a.table})")
 
-    proof = run(game, budgets, plies, show)
+    from canter.engine.search.solve.proof import Proof
+
+    proof = Proof()
+    interrupted = False
+    try:
+        run(game, budgets, plies, show, proof=proof)
+    except KeyboardInterrupt:  # what was proved is kept: every claim is whole
+        interrupted = True
+        click.echo("interrupted: the proofs found so far are kept", err=True)
     elapsed = time.monotonic() - t0
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     click.echo(f"{counts[True]} proved, {counts[None]} out of budget, {counts[False]} with "
                f"no win found, in {elapsed:.0f} s, peak memory {peak} MB")
-    if lines:
-        for row in report(Solved(proof), game, plies, True):
-            click.echo(row)
+    for row in report(Solved(proof), game, plies, lines):  # (--no-lines: verdicts only)
+        click.echo(row)
     if write_path is not None and not proof.claims:
         # A proof of nothing could not even be read back (`--proof` wants a claim), and
         # would replace one that proved something.
@@ -229,7 +236,8 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
         text = format_proof(proof, [
             f"game {game}; both draw rules off (repetition off, quiet limit 0)",
             f"canter solve {game} --nodes {budgets[0]} --each {budgets[1]} --deeper "
-            f"{budgets[2]} --plies {plies}: {len(proof.claims)} claims, {elapsed:.0f} s"])
+            f"{budgets[2]} --plies {plies}: {len(proof.claims)} claims, {elapsed:.0f} s"
+            + (" (interrupted)" if interrupted else "")])
         data = gzip.compress(text.encode("utf-8"), mtime=0) if write_path.endswith(".gz") \
             else text
         try:
@@ -237,6 +245,8 @@ def _prove(game: str, budgets: tuple[int, int, int], plies: int, write_path: str
         except OSError as exc:
             raise click.ClickException(f"{write_path}: {exc.strerror}") from None
         click.echo(f"wrote {write_path}")
+    if interrupted:
+        sys.exit(130)
 
 
 def _check_own_proof(path: str) -> None:

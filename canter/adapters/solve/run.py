@@ -31,14 +31,18 @@ class Attempt:
 
 
 def run(game: str, budgets: tuple[int, int, int], plies: int,
-        on_attempt: Callable[[Attempt], None], seconds: float = 3600.0) -> Proof:
+        on_attempt: Callable[[Attempt], None], seconds: float = 3600.0,
+        proof: Proof | None = None) -> Proof:
     """Try the start and every position up to `plies` plies in; the proofs found.
-    `budgets`: nodes per attacker at the start, after one ply, after two or more."""
+    `budgets`: nodes per attacker at the start, after one ply, after two or more. The
+    proofs are merged into `proof` as each is found, so a run cut short (Ctrl-C) leaves
+    what it proved there, every claim whole."""
     start = Position.start(game)
     pos = Position.start(game, solve_rules(start.rules))
     provers = [Prover() for _ in range(pos.variant.nseats)]
     names = [s.name for s in pos.variant.seats]
-    proof = Proof()
+    if proof is None:
+        proof = Proof()
     level: list[tuple[str, ...]] = [()]
     seen: set[str] = set()
     for depth in range(plies + 1):

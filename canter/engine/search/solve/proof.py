@@ -44,11 +44,13 @@ class Proof:
     moves: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def merge(self, other: Proof) -> None:
-        self.claims.update(other.claims)
+        # The moves first, the claims they prove last: a merge cut short (Ctrl-C in a
+        # proving run) never leaves a claim without its moves.
         for key, value in other.moves.items():
             mine = self.moves.get(key)
             if mine is None or value[1] < mine[1]:
                 self.moves[key] = value
+        self.claims.update(other.claims)
 
 
 class ExtractError(RuntimeError):
