@@ -573,6 +573,8 @@ def test_transcript_record_refuses_input_that_is_not_text(tmp_path) -> None:
 @pytest.mark.parametrize("args, needles", [
     (["-1"], ["DEPTH"]),
     (["21"], ["DEPTH"]),
+    (["--divde", "3"], ["No such option", "--divde", "--divide"]),  # not taken as DEPTH
+    (["3", "--divde"], ["No such option", "--divde"]),
     (["99999999999999999999"], ["DEPTH"]),
     (["x"], ["DEPTH"]),
     (["1", "--variant", "hexchess"], ["--variant", "hexchess"]),

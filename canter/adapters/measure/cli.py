@@ -19,7 +19,23 @@ from canter.engine.rules.posstring import PositionError
 BENCH_MAX_DEPTH = 60
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
+class _NegativeDepthCommand(click.Command):
+    """Unknown options are let through (so that `perft -1` is a DEPTH out of range, not an
+    option), but a mistyped long option is still named as no option (`--divde`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        known = {"--help"} | {name for p in self.params if isinstance(p, click.Option)
+                              for name in (*p.opts, *p.secondary_opts)}
+        for arg in args:
+            if arg == "--":
+                break
+            if arg.startswith("--") and arg.split("=", 1)[0] not in known:
+                raise click.NoSuchOption(arg.split("=", 1)[0], possibilities=sorted(known),
+                                         ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+@click.command(cls=_NegativeDepthCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("depth", type=click.IntRange(0, 20))
 @variant_option("The game whose start position is counted (ignored with --position).")
 @click.option("--position", "position_string", metavar="STRING",
