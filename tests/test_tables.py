@@ -612,3 +612,13 @@ def test_cli_probe_says_why_it_lists_no_moves(tmp_path):
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[1] == ("  (the moves are not listed: a class some of them "
                                           "lead to has no usable table; give --build)")
+
+
+def test_cli_info_calls_a_table_built_only_when_its_file_is_one(tmp_path):
+    # A folder under a table's name hides nothing: the shipped table is read, and so named.
+    (tmp_path / "camette-wK-bK.ctb").mkdir()
+    out = CliRunner().invoke(tables_command, ["info", "--variant", "camette", "--dir",
+                                              str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    [row] = [line for line in out.output.splitlines() if line.startswith("camette-wK-bK ")]
+    assert row.split()[1] == "shipped", row

@@ -270,7 +270,7 @@ def _why_none(store: Folder, endings: Endings, m) -> str:
         try:
             Table.from_bytes(data, m.key)
         except TableError as exc:
-            where = store.file(m.key) if store.file(m.key).exists() else "the shipped file"
+            where = store.file(m.key) if store.file(m.key).is_file() else "the shipped file"
             return f"{where}: {exc}"
     if endings.table(m) is None:
         return "no table"
@@ -305,7 +305,7 @@ def info(folder: str | None, variant: str, every: bool) -> None:
         if table is None:
             continue
         s = table.stats
-        where = "built" if store.file(key).exists() else "shipped"
+        where = "built" if store.file(key).is_file() else "shipped"
         click.echo(f"{key:<24} {where:<8} {s.get('states', '?'):>9} positions  "
                    f"won {s.get('win', '?')} drawn {s.get('draw', '?')} lost "
                    f"{s.get('loss', '?')}  longest win {s.get('longest_win', '?')}  "
