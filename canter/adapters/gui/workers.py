@@ -85,7 +85,7 @@ class Analyser:
         with table.lock:
             if ply is None:
                 ply = len(table.moves)
-            if not isinstance(ply, int) or not 0 <= ply <= len(table.moves):
+            if type(ply) is not int or not 0 <= ply <= len(table.moves):
                 raise TableError(f"no position after {str(ply)[:10]} moves")
             index = table.analysis.get("engine", 0) if engine_index is None else engine_index
             if type(index) is not int or not 0 <= index < len(table.engines):
