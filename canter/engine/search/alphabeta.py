@@ -1126,7 +1126,8 @@ class Search:
         self.lmr_log = lmr_log_table(n) if self.lmr and n else None
         self.lmr_threat = bool(self.options.get("lmr_threat", 0))
         # On in Camelot: +18.1 +/- 21.6 over 1,000 games at 10+0.1, LOS 95.0 % (docs/search.md,
-        # "Quiet moves by their advance"); the other games are unmeasured.
+        # "Quiet moves by their advance"); in Cam flat with root_lmr and fresh_offers
+        # ("Camelot's search settings in Cam"); the other games are unmeasured.
         self.order_adv = not self.three and bool(
             self.options.get("order_adv", int(pos.variant.name in ORDER_ADV_GAMES)))
         self.prune = bool(self.options.get("prune", sel))
@@ -1150,7 +1151,8 @@ class Search:
         self.hist_malus = bool(self.options.get("hist_malus", HIST_MALUS))
         # Where the other side could already capture, a quiet move after which it must is
         # an offer only with this switch off. On in Camelot: +20.2 +/- 21.6 over 1,000
-        # games at 10+0.1 (docs/search.md, "Fresh offers"); the other games are unmeasured.
+        # games at 10+0.1 (docs/search.md, "Fresh offers"); flat in Cam with the other two
+        # of Camelot's settings; the other games are unmeasured.
         self.fresh_offers = self.plain_two and bool(
             self.options.get("fresh_offers", int(pos.variant.name in FRESH_OFFERS_GAMES)))
         self.duty_pat = self.options.get("duty_pat", DUTY_PAT) if self.plain_two else 0
