@@ -480,8 +480,8 @@ class Evaluator:
         return diff
 
     def prepare(self) -> None:
-        """Build now what the first ending scored would build (the pair-race tables, a
-        tenth of a second or two), so that no timed search pays for it."""
+        """Build now what the first ending scored would build (the pair-race tables, a few
+        hundredths of a second), so that no timed search pays for it."""
         if self.races and self.pair_races is None:
             self.pair_races = [race_table(self.variant, s) for s in range(2)]
 
