@@ -156,7 +156,6 @@ class EngineSlot:
                     engine.quit(timeout=2.0)
                 except EngineError:
                     pass
-                engine.close()
         finally:
             # A second Ctrl-C cuts the quits short: what is left is killed, never left
             # running (an engine in a session of its own does not get the Ctrl-C).

@@ -16,6 +16,7 @@ import json
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -305,6 +306,17 @@ class Handler(BaseHTTPRequestHandler):
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _other_method  # noqa: N815
 
+    def _replace_game(self, change: Callable[[], None]) -> None:
+        """Put another game on the table (`change`, under its lock; a TableError refuses
+        it and leaves everything running), then stop the analysis, whose position belonged
+        to the old game, and answer with the state."""
+        table = self.board.table
+        with table.lock:
+            change()
+        self.board.analyser.stop()
+        with table.lock:
+            self._json(HTTPStatus.OK, table.state())
+
     def do_POST(self) -> None:  # noqa: N802
         if not self._allowed(need_token=True):
             return
@@ -326,13 +338,7 @@ class Handler(BaseHTTPRequestHandler):
                 index, game = records.pick(games, index)
                 if board.watcher is not None:
                     raise TableError("watching a file: loading is off")
-                with table.lock:
-                    records.take(table, game)
-                # Once the game is taken (a refused record leaves the analysis running):
-                # its position belonged to the old game.
-                board.analyser.stop()
-                with table.lock:
-                    self._json(HTTPStatus.OK, table.state())
+                self._replace_game(lambda: records.take(table, game))
                 return
             body = self._json_body()
             if body is None:
@@ -359,22 +365,18 @@ class Handler(BaseHTTPRequestHandler):
             if path in ("/api/new", "/api/position"):
                 if board.watcher is not None:
                     raise TableError("watching a file: the game comes from the file")
-                with table.lock:
-                    if path == "/api/new":
-                        seats = body.get("seats")
-                        if seats is not None and not isinstance(seats, list):
-                            raise TableError("seats must be a list")
-                        table.new_game(body.get("variant"), body.get("position"), seats)
-                    else:
-                        position = body.get("position")
-                        if not isinstance(position, str) or not position.strip():
-                            raise TableError("give a position string")
-                        table.new_game(None, position, None, keep_seats=True)
-                # Once the game is accepted (a refusal leaves the analysis running): its
-                # position belonged to the old game.
-                board.analyser.stop()
-                with table.lock:
-                    self._json(HTTPStatus.OK, table.state())
+                if path == "/api/new":
+                    seats = body.get("seats")
+                    if seats is not None and not isinstance(seats, list):
+                        raise TableError("seats must be a list")
+                    self._replace_game(lambda: table.new_game(
+                        body.get("variant"), body.get("position"), seats))
+                else:
+                    position = body.get("position")
+                    if not isinstance(position, str) or not position.strip():
+                        raise TableError("give a position string")
+                    self._replace_game(lambda: table.new_game(None, position, None,
+                                                              keep_seats=True))
                 return
             if path == "/api/undo":
                 with table.lock:
