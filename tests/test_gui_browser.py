@@ -363,6 +363,44 @@ def test_analysis_draws_its_lines_as_arrows_and_follows_the_position(browser, sc
         server.wait(lambda s: not s["analysis"]["running"], what="the analysis to stop")
 
 
+# Holds the page's analysis starts until released: the page's own request, made to arrive
+# after the game changed under it.
+HOLD_ANALYSIS_STARTS = """
+window.__held = []; window.__answered = 0;
+const send = window.fetch.bind(window);
+window.fetch = (path, opts) => {
+  if (path === '/api/analysis' && opts && String(opts.body).includes('"start"')) {
+    return new Promise((resolve) => window.__held.push(() => resolve(
+      send(path, opts).then((r) => { window.__answered += 1; return r; }))));
+  }
+  return send(path, opts);
+};
+"""
+
+
+def test_an_analysis_start_that_raced_a_new_game_is_not_reported(browser):
+    with GuiServer("--human", "all") as server:
+        page = Page(browser, server)
+        page.play("D6-F8")
+        page.play("E11-C9")
+        page.css("#analysis-start")[0].click()
+        server.wait(lambda s: s["analysis"]["running"] and s["analysis"]["ply"] == 2,
+                    what="the analysis of ply 2")
+        page.driver.execute_script(HOLD_ANALYSIS_STARTS)
+        page.css('#moves .move[data-ply="1"]')[0].click()  # the page asks for ply 1 ...
+        page.until(lambda: page.driver.execute_script("return window.__held.length") == 1,
+                   "the page's analysis start")
+        server.post("/api/new", {})  # ... and a new game comes first
+        page.sync()
+        page.driver.execute_script("window.__held.forEach((go) => go())")
+        page.until(lambda: page.driver.execute_script("return window.__answered") == 1,
+                   "the server's answer to the start")
+        time.sleep(1.0)
+        assert page.message() == ""
+        state = server.state()
+        assert state["moves"] == [] and not state["analysis"]["running"]
+
+
 def test_load_navigate_and_save_a_record(browser, tmp_path, downloads):
     record = tmp_path / "game.txt"
     record.write_text('[Event "test"]\n[Variant "Camelot"]\n[White "a"]\n[Black "b"]\n\n'

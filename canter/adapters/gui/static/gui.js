@@ -807,7 +807,7 @@
   }
 
   // Analysis follows the shown position.
-  function followAnalysis() {
+  async function followAnalysis() {
     const s = app.state;
     if (!s || !s.analysis || !s.analysis.running) {
       app.analysisAskedFor = null;
@@ -816,7 +816,28 @@
     const ply = shownPlyNumber();
     if (s.analysis.ply === ply || app.analysisAskedFor === ply) return;
     app.analysisAskedFor = ply;
-    act('/api/analysis', { action: 'start', multipv: Number($('multipv').value), ply });
+    const asked = snapshotKey(s, ply);
+    try {
+      applyState(await api('POST', '/api/analysis',
+        { action: 'start', multipv: Number($('multipv').value), ply }));
+    } catch (err) {
+      // A start the page sent by itself can race a change of the game (a new game, a load,
+      // an undo past the ply) and be refused for it (409, or no such position): the page
+      // follows the game as it now is, and the person who changed it is not told of a
+      // request they never made.
+      let now = null;
+      try {
+        now = await api('GET', '/api/state');
+      } catch (ignored) {
+        now = null;
+      }
+      if (now && (ply > now.moves.length || snapshotKey(now, ply) !== asked)) {
+        if (app.analysisAskedFor === ply) app.analysisAskedFor = null;
+        applyState(now);
+        return;
+      }
+      showMessage(err.message, true);
+    }
   }
 
   // ---------------------------------------------------------------- panels
