@@ -123,6 +123,23 @@ def test_rulings_built_directly_are_held_to_the_values_with_option_allows():
     assert Position.start("camelot", Rules(quiet_limit=0)).outcome() is None
 
 
+def test_rulings_left_out_of_rules_are_the_games_own():
+    """The quiet limit and the ruling on a seat with no move differ by game (150 plies and
+    passing in Tri-Camelot, 200 plies in Grand Cam): a `Rules` that sets another ruling
+    leaves them to the game, and does not bring Camelot's into it."""
+    for game, limit, no_move in (("camelot", 100, "lose"), ("tri-camelot", 150, "pass"),
+                                 ("grand-cam", 200, "lose")):
+        rules = Position.start(game, Rules(repetition="claim")).rules
+        assert (rules.repetition, rules.quiet_limit, rules.no_move) == ("claim", limit,
+                                                                        no_move)
+        assert rules == get_variant(game).default_rules.with_option("repetition", "claim")
+        # set by option on a bare Rules, the other ruling is still the game's
+        mine = Position.start(game, Rules().with_option("quiet_limit", "40")).rules
+        assert (mine.quiet_limit, mine.no_move) == (40, no_move)
+    tri = get_variant("tri-camelot")
+    assert Rules().idle_in(tri) == {} and Rules().as_played_in(tri) == tri.default_rules
+
+
 def test_no_repetition_claim_when_repetitions_are_off():
     rules = Rules.for_variant(V).with_option("repetition", "off")
     pos = setup(w="A8 L8", b="A12 L12", rules=rules)

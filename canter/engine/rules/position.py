@@ -72,7 +72,7 @@ class Position:
 
     def __init__(self, variant: Variant, rules: Rules | None = None) -> None:
         """An empty board, White/Blue to move; see `start` and `from_string`."""
-        self.rules = rules or variant.default_rules
+        self.rules = variant.default_rules if rules is None else rules.for_game(variant)
         # A rules option may change which castles a seat may enter (side_castles).
         self.variant = variant = variant.under(self.rules)
         self.cells = [EMPTY] * variant.board.size

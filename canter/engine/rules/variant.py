@@ -6,7 +6,7 @@ means adding a `Variant`, not changing the rules code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 
 from canter.engine.rules.board import Board, CellError, bits_of
 from canter.engine.rules.text import shorten
@@ -25,14 +25,20 @@ class Seat:
 
 @dataclass(frozen=True)
 class Rules:
-    """Rulings that a tournament may set otherwise (RULES.md marks them "(option)")."""
+    """Rulings that a tournament may set otherwise (RULES.md marks them "(option)").
+
+    The quiet limit and the ruling on a seat with no move differ from game to game: left
+    out (None), they are the game's own, filled in by `for_game` when a `Position` is made,
+    so `Rules(repetition="claim")` changes only the repetition rule in Tri-Camelot too."""
 
     repetition: str = "auto"  # "auto": third repetition ends the game; "claim"; "off"
-    quiet_limit: int = 100  # plies without capture (or castle entry, see Variant); 0 = off
+    # Plies without capture (or castle entry, see Variant); 0 = off; None = the game's.
+    quiet_limit: int | None = None
     exit_duty_persists: bool = True  # own-castle exit duty outlives a turn with no move
     # A seat that cannot move: "lose" (Camelot) or "pass" (Tri-Camelot). With three seats,
-    # "lose" eliminates that seat and takes its pieces off the board; the last seat left wins.
-    no_move: str = "lose"
+    # "lose" eliminates that seat and takes its pieces off the board; the last seat left
+    # wins. None = the game's.
+    no_move: str | None = None
     # Parker's 1887 endings (Chivalry's original rules): a seat reduced to one piece loses
     # when the other seat keeps two or more. Two-seat games only; off everywhere by default.
     parker_1887: bool = False
@@ -49,11 +55,13 @@ class Rules:
         # a misspelt choice or a negative limit would otherwise referee another game.
         for name, allowed in self.CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
+            if value not in allowed and not (value is None and name in GAME_RULINGS):
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not "
                                  f"{value!r}")
         limit = self.quiet_limit
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        if limit is None:
+            pass
+        elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise ValueError(f"quiet_limit must be a whole number, 0 (off) or more, not "
                              f"{limit!r}")
         for name in ("exit_duty_persists", "parker_1887"):
@@ -65,10 +73,20 @@ class Rules:
     def for_variant(cls, variant: Variant) -> Rules:
         return variant.default_rules
 
+    def for_game(self, variant: Variant) -> Rules:
+        """These rulings with those left to the game (None) set to `variant`'s own."""
+        return self.filled_from(variant.default_rules)
+
+    def filled_from(self, base: Rules) -> Rules:
+        left = {name: getattr(base, name) for name in GAME_RULINGS
+                if getattr(self, name) is None}
+        return replace(self, **left) if left else self
+
     def idle_in(self, variant: Variant) -> dict[str, str]:
         """The options set otherwise than `variant`'s default that the game never
         consults: field name -> why. Accepted all the same (a tournament may set one
         ruling for several games), but a client should hear that it changes nothing."""
+        self = self.for_game(variant)
         default = variant.default_rules
         idle = {}
         if variant.nseats == 2 and self.no_move != default.no_move:
@@ -84,6 +102,7 @@ class Rules:
         """These rulings with those `variant` never consults set back to its defaults: what
         decides whether something built under the defaults (endgame tables, the opening
         book, a proof) still holds."""
+        self = self.for_game(variant)
         idle = self.idle_in(variant)
         if not idle:
             return self
@@ -96,6 +115,8 @@ class Rules:
         if name not in known:
             raise ValueError(f"unknown rules option '{name}'")
         current = getattr(self, name)
+        if current is None:  # left to the game: its values are of the kind of Camelot's
+            current = getattr(CAMELOT_RULES, name)
         if isinstance(current, bool):
             if isinstance(value, str):
                 if value.lower() not in ("true", "false"):
@@ -120,6 +141,11 @@ class Rules:
         return replace(self, **{name: value})
 
 
+# The rulings whose default is the game's own (Rules leaves them None until `for_game`).
+GAME_RULINGS = ("quiet_limit", "no_move")
+CAMELOT_RULES = Rules(repetition="auto", quiet_limit=100, no_move="lose")
+
+
 @dataclass(frozen=True, eq=False)
 class Variant:
     name: str
@@ -134,11 +160,13 @@ class Variant:
     win_min_pieces: int  # last seat with pieces wins only with at least this many
     bare_max_pieces: int  # every seat down to at most this many pieces: draw (0 = never)
     entry_resets_quiet: bool  # does a castle entry reset the quiet-move counter
-    default_rules: Rules = field(default_factory=Rules)
+    default_rules: Rules = CAMELOT_RULES
     # Team games: the team of each seat (partners share a number); empty = every seat alone.
     teams: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        # A game that names no quiet limit or no-move ruling of its own plays Camelot's.
+        object.__setattr__(self, "default_rules", self.default_rules.filled_from(CAMELOT_RULES))
         masks = {
             "own_bits": tuple(bits_of(c) for c in self.own_castle),
             "target_bits": tuple(bits_of(c) for c in self.target_castle),
@@ -289,7 +317,7 @@ def _two_players(name: str, board: Board, castles: tuple[tuple[str, ...], tuple[
         # In the Cam family an entry ends the game, so whether it resets the quiet-move
         # count matters only under Camelot's law (R6).
         entry_resets_quiet=True,
-        default_rules=Rules(repetition="auto", quiet_limit=100, no_move="lose"),
+        default_rules=CAMELOT_RULES,
     )
 
 

@@ -23,7 +23,7 @@ repetition rule. (The quiet limit is checked on the extracted proof.)
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from canter.engine.rules.position import Position
 from canter.engine.rules.variant import Rules
@@ -34,7 +34,7 @@ SOLVE_RULES = Rules(repetition="off", quiet_limit=0)
 
 
 def solve_rules(rules: Rules) -> Rules:
-    return Rules(**{**rules.__dict__, "repetition": "off", "quiet_limit": 0})
+    return replace(rules, repetition="off", quiet_limit=0)
 
 
 
