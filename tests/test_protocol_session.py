@@ -441,6 +441,18 @@ def test_isready_and_ping_build_the_race_tables_before_any_search(dialect, comma
     assert _races_built(s)
 
 
+def test_isready_allocates_a_changed_hash_table_before_any_search():
+    # A first `go` after `setoption name Hash` allocated it on its clock: 0.3 s for 4 GB.
+    from canter.engine.search.tt import ENTRY_BYTES
+
+    s = Session()
+    s.set_option("Hash", "32")
+    tt = s.searcher()._tt
+    assert tt.mb == 16
+    s.prepare()
+    assert tt.mb == 32 and tt.size == 1 << (32 * 1024 * 1024 // ENTRY_BYTES).bit_length() - 1
+
+
 def test_prepare_builds_nothing_for_three_seats_or_during_a_search():
     s = Session()
     s.set_option("UCI_Variant", "tri-camelot")
