@@ -43,6 +43,17 @@ def by_round(path: Path) -> dict[int, object]:
     return {int(g.tags["Round"]): g for g in games}
 
 
+def test_engines_are_sent_quit_at_the_end_of_a_run(tmp_path: Path) -> None:
+    # They were killed at every end of a run, finished or not: an engine that saves
+    # something on `quit` (a log, learning) lost it.
+    notes = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    run("match", "--games", "2", "--depth", "1", "--maxplies", "6",
+        *(arg for note, name in zip(notes, "ab", strict=True) for arg in (
+            "--engine", f"cmd={sys.executable} {FAKE} --note-quit {note} name={name}")))
+    for note in notes:
+        assert note.read_text().startswith("quit "), note.name
+
+
 def test_canter_against_itself_two_seats(tmp_path: Path) -> None:
     pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
     proc = run("match", "--engine", CANTER, "--engine", CANTER, "--games", "4",

@@ -20,6 +20,7 @@ position, go, stop, quit), optionally with `:N` for its N-th occurrence (default
   --name NAME               id name (default "Scripted")
   --ignore-stop             never end a `go infinite` search (stop is not answered)
   --flood                   answer every go with info lines without end, never a bestmove
+  --note-quit FILE          append a line to FILE when `quit` arrives
 
 The default move's variant for `position startpos` is the UCI_Variant option (camelot
 unless set), as in canter.
@@ -84,6 +85,7 @@ def main() -> int:
     ap.add_argument("--stderr")
     ap.add_argument("--name", default="Scripted")
     ap.add_argument("--ignore-stop", action="store_true")
+    ap.add_argument("--note-quit")
     args = ap.parse_args()
 
     die = parse_event(args.die_at) if args.die_at else None
@@ -168,6 +170,9 @@ def main() -> int:
                 searching = False
                 bestmove()
         elif cmd == "quit":
+            if args.note_quit:
+                with open(args.note_quit, "a") as note:
+                    note.write(f"quit {os.getpid()}\n")
             return 0
     return 0
 

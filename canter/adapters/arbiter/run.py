@@ -340,6 +340,7 @@ class Arbiter:
         pools = [] if cfg.cluster else [
             EnginePool(cfg.settings, self.registry, log)
             for _ in range(min(cfg.concurrency, max(1, len(pending))))]
+        finished = False
         jobs: queue.Queue[Job] = queue.Queue()
         for job in pending:
             jobs.put(job)
@@ -390,6 +391,10 @@ class Arbiter:
                     self.say(f"SPRT decided: {state.decision} (LLR {state.llr:.2f})")
                     outcome.stopped_by_sprt = True
                     break
+            else:
+                # Every game played: the engines are idle and get `quit` (pool.close, below)
+                # rather than a kill, as an engine that saves something on quit expects.
+                finished = True
         except KeyboardInterrupt:
             outcome.interrupted = True
             self.say("Interrupted: finished games are saved; run the same command to resume")
@@ -398,7 +403,8 @@ class Arbiter:
             unwritten = exc
         finally:
             self.abort.set()
-            self.registry.kill_all()
+            if not finished:
+                self.registry.kill_all()  # (also wakes workers blocked reading from one)
             if self.feeder is not None:
                 cancelled = self.feeder.stop()
                 if cancelled and outcome.stopped_by_sprt:
