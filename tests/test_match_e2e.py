@@ -253,7 +253,7 @@ def test_sprt_stops_the_match(tmp_path: Path) -> None:
                         "H6-H8\nI6-I8\n")
     js = tmp_path / "s.json"
     proc = run("match", "--engine", f"{CANTER}",
-               "--engine", bad("--illegal-chance", "0.25", name="rnd"),
+               "--engine", bad("--illegal-chance", "0.5", name="rnd"),
                "--games", "40", "--depth", "1", "--maxplies", "9", "--openings", str(openings),
                "--sprt", "elo0=0 elo1=150 alpha=0.05 beta=0.05", "--json", str(js))
     stopped_by_h1(js, 40, proc.stdout)

@@ -97,11 +97,11 @@ def test_an_sprt_between_two_engines_playing_a_team_each(tmp_path: Path) -> None
                "--sprt", "elo0=0 elo1=100 alpha=0.1 beta=0.1", "--json", str(js))
     data = json.loads(js.read_text())
     assert data["stopped_by_sprt"] and data["sprt"]["decision"] == "H1"
-    # ln(0.9/0.1) = 2.20 is crossed after 8 games, 4 pairs, not before.
-    assert data["games_played"] == 8 and data["sprt"]["llr"] >= 2.197
+    # ln(0.9/0.1) = 2.20 is crossed after 18 games, 9 pairs, not before (8 pairs: +1.98).
+    assert data["games_played"] == 18 and data["sprt"]["llr"] >= 2.197
     (pairing,) = data["teams"]
-    assert pairing["pentanomial"] == [0, 0, 0, 0, 4] and pairing["wins"] == 8
-    assert "Pentanomial of a's team [LL, LD, DD+WL, WD, WW] over 4 pairs: [0, 0, 0, 0, 4]" \
+    assert pairing["pentanomial"] == [0, 0, 0, 0, 9] and pairing["wins"] == 18
+    assert "Pentanomial of a's team [LL, LD, DD+WL, WD, WW] over 9 pairs: [0, 0, 0, 0, 9]" \
         in proc.stdout
     assert "H1 accepted" in proc.stdout
     # The other way round the first engine's team loses every pair: H0.

@@ -5,8 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from canter.adapters.arbiter.stats import (
+    PAIR_SCORES,
+    UNSEEN,
+    _fit_mean,
     elo_from_score,
     los,
     multi_seat_stats,
@@ -94,30 +99,103 @@ def test_pentanomial_counts_and_elo():
         pentanomial([(1, 0.25)])
 
 
-def test_sprt_undecided_from_pentanomial():
-    # s0 = 0.5 ; s1 = 1/(1 + 10^(-10/400)) = 1/(1 + 0.944061) = 0.514387
-    # LLR = 6 * ((0.583333-0.5)^2 - (0.583333-0.514387)^2) / (2 * 0.055556)
-    #     = 6 * (0.0069444 - 0.0047536) / 0.111111 = 0.1183
-    r = sprt(0, 10, 0.05, 0.05, penta=(0, 1, 3, 1, 1))
-    assert close(r.llr, 0.1183, 0.001)
-    # bounds ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439
-    assert r.lower == pytest.approx(-2.944439, abs=1e-6)
-    assert r.upper == pytest.approx(2.944439, abs=1e-6)
-    assert r.decision is None and not r.finished
+def _likeliest_wdl(freqs: tuple[float, float, float], mean: float) -> list[float]:
+    """The (loss, draw, win) distribution of the given mean score that makes `freqs`
+    likeliest, found by a plain search over its one free share (the win), not by the
+    formula the code uses: draw = 2 (mean - win), loss = 1 - win - draw."""
+    def shares(win: float) -> list[float]:
+        draw = 2 * (mean - win)
+        return [1 - win - draw, draw, win]
+
+    def loglik(win: float) -> float:
+        return sum(f * math.log(p) for f, p in zip(freqs, shares(win), strict=True))
+
+    lo, hi = max(0.0, 2 * mean - 1) + 1e-12, mean - 1e-12  # every share above 0
+    for _ in range(200):  # ternary search: the log-likelihood is concave in the share
+        a, b = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if loglik(a) < loglik(b):
+            lo = a
+        else:
+            hi = b
+    return shares((lo + hi) / 2)
+
+
+@pytest.mark.parametrize("wdl, elo1", [((60, 20, 20), 50), ((20, 20, 60), 50),
+                                       ((31, 40, 29), 5), ((7, 2, 3), 20)])
+def test_sprt_llr_from_wdl_is_the_ratio_of_the_likeliest_distributions(wdl, elo1):
+    w, d, lo = wdl
+    n = w + d + lo
+    freqs = (lo / n, d / n, w / n)
+    p0 = _likeliest_wdl(freqs, score_from_elo(0))
+    p1 = _likeliest_wdl(freqs, score_from_elo(elo1))
+    expected = n * sum(f * math.log(b / a) for f, a, b in zip(freqs, p0, p1, strict=True))
+    assert sprt(0, elo1, wdl=wdl).llr == pytest.approx(expected, abs=1e-6)
 
 
 def test_sprt_decides_both_ways_from_wdl():
-    # 60/20/20: mean 0.7, per-game variance 0.16 (as in test_two_seat_6_2_2)
-    # s1 = 1/(1 + 10^(-50/400)) = 1/(1 + 0.749894) = 0.571463
-    # LLR = 100 * ((0.2)^2 - (0.128537)^2) / 0.32 = 100 * (0.04 - 0.016522)/0.32 = 7.337
-    up = sprt(0, 50, wdl=(60, 20, 20))
-    assert close(up.llr, 7.337, 0.01) and up.decision == "H1"
-    # 20/20/60: mean 0.3 -> LLR = 100 * (0.04 - 0.271463^2)/0.32 = 100*(0.04-0.073692)/0.32
-    #   = -10.529
-    down = sprt(0, 50, wdl=(20, 20, 60))
-    assert close(down.llr, -10.529, 0.01) and down.decision == "H0"
+    assert sprt(0, 50, wdl=(60, 20, 20)).decision == "H1"  # LLR +5.96
+    assert sprt(0, 50, wdl=(20, 20, 60)).decision == "H0"  # LLR -8.41
+    # bounds ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439
+    r = sprt(0, 10, 0.05, 0.05, penta=(0, 1, 3, 1, 1))
+    assert r.lower == pytest.approx(-2.944439, abs=1e-6)
+    assert r.upper == pytest.approx(2.944439, abs=1e-6)
+    assert r.decision is None and not r.finished
     # asymmetric alpha/beta: lower = ln(0.1/0.95) = -2.251292, upper = ln(0.9/0.05) = 2.890372
     assert sprt_bounds(0.05, 0.1) == pytest.approx((-2.251292, 2.890372), abs=1e-6)
+
+
+@given(counts=st.lists(st.integers(0, 50), min_size=5, max_size=5).filter(
+           lambda c: sum(c) > 0),
+       elo=st.floats(-300, 300), seed=st.integers(0, 2**32 - 1))
+def test_the_fitted_pentanomial_is_the_likeliest_of_its_mean(counts, elo, seed):
+    """The distribution each hypothesis is scored by: its mean is the hypothesis's, and no
+    small change that keeps the total and the mean makes the counts likelier."""
+    import random
+
+    values = PAIR_SCORES
+    n = sum(c or UNSEEN for c in counts)
+    freqs = [(c or UNSEEN) / n for c in counts]
+    mean = score_from_elo(elo)
+    fitted = _fit_mean(values, freqs, mean)
+    assert sum(fitted) == pytest.approx(1.0, abs=1e-9)
+    assert sum(p * v for p, v in zip(fitted, values, strict=True)) == pytest.approx(mean,
+                                                                                   abs=1e-9)
+
+    def loglik(dist):
+        return sum(f * math.log(p) for f, p in zip(freqs, dist, strict=True))
+
+    rng = random.Random(seed)
+    for _ in range(5):
+        # a direction d with sum(d) = 0 and sum(d * v) = 0: three free parts, the 4th and
+        # 5th solved for
+        d = [rng.uniform(-1, 1) for _ in range(3)]
+        # d3 + d4 = -sum(d[:3]); 0.75 d3 + d4 = -sum(d_i v_i, i < 3)
+        rest, moment = -sum(d), -sum(x * v for x, v in zip(d, values, strict=False))
+        d3 = (rest - moment) / 0.25
+        d.extend([d3, rest - d3])
+        step = 1e-4 * min(fitted) / max(abs(x) for x in d)
+        for sign in (1, -1):
+            moved = [p + sign * step * x for p, x in zip(fitted, d, strict=True)]
+            assert loglik(moved) <= loglik(fitted) + 1e-12
+
+
+def test_a_few_one_sided_pairs_do_not_decide():
+    # Eight pairs won twice and one won once: the normal approximation, with the variance
+    # taken at the sample mean, put the LLR at +4.92 and accepted H1 after 18 games. The
+    # likeliest distributions of mean 0.5 and 0.5072 both fit such a run badly: +0.13.
+    r = sprt(0, 5, penta=(0, 0, 0, 1, 8))
+    assert r.llr == pytest.approx(0.1286, abs=1e-3) and r.decision is None
+    # and mirrored
+    assert sprt(0, 5, penta=(8, 1, 0, 0, 0)).decision is None
+    # Near even and many pairs, the two agree within a few per cent (the normal
+    # approximation: n ((m - s0)^2 - (m - s1)^2) / (2 var), worked below).
+    penta = (144, 20, 506, 25, 182)
+    n = sum(penta)
+    m = sum(c * v for c, v in zip(penta, PAIR_SCORES, strict=True)) / n
+    var = sum(c * (v - m) ** 2 for c, v in zip(penta, PAIR_SCORES, strict=True)) / n
+    s0, s1 = score_from_elo(0), score_from_elo(5)
+    normal = n * ((m - s0) ** 2 - (m - s1) ** 2) / (2 * var)
+    assert sprt(0, 5, penta=penta).llr == pytest.approx(normal, rel=0.03)
 
 
 def test_sprt_rejects_bad_arguments():
@@ -160,10 +238,13 @@ def test_three_seat_tables():
 
 
 def test_sprt_decides_a_run_of_identical_results():
-    # 20 colour-swapped pairs all won twice: zero sample variance, yet plainly H1.
-    assert sprt(0, 5, penta=(0, 0, 0, 0, 20)).decision == "H1"
-    assert sprt(0, 5, penta=(20, 0, 0, 0, 0)).decision == "H0"
-    assert sprt(0, 5, wdl=(40, 0, 0)).decision == "H1"
+    # Colour-swapped pairs all won twice: no spread, yet a long enough run is plainly H1
+    # (each outcome not seen counts as a thousandth of a pair, so 250 pairs, LLR +3.57:
+    # a run that one-sided fits neither hypothesis well, and 0..5 tells them apart slowly).
+    assert sprt(0, 5, penta=(0, 0, 0, 0, 250)).decision == "H1"
+    assert sprt(0, 5, penta=(250, 0, 0, 0, 0)).decision == "H0"
+    assert sprt(0, 5, wdl=(500, 0, 0)).decision == "H1"
+    assert sprt(0, 5, penta=(0, 0, 0, 0, 150)).decision is None
     # One pair alone decides nothing.
     assert sprt(0, 5, penta=(0, 0, 0, 0, 1)).decision is None
 
@@ -181,12 +262,12 @@ def test_pairwise_score_of_one_multi_seat_game():
 def test_sprt_and_elo_from_scores():
     # Scores 1, 1/2, 1/2, 1/4, 3/4, 1: mean 4/6 = 0.666667; squared deviations
     # 0.111111, 0.027778, 0.027778, 0.173611, 0.006944, 0.111111: variance 0.458333/6
-    # = 0.076389. s1 = score_from_elo(50) = 0.571463:
-    # LLR = 6 * ((0.166667)^2 - (0.095204)^2) / (2 * 0.076389)
-    #     = 6 * (0.027778 - 0.009064) / 0.152778 = 0.7349
+    # = 0.076389. The SPRT over scores that are all quarters is the pentanomial one over
+    # their counts (0, 1/4, 1/2, 3/4, 1: 0, 1, 2, 1, 2).
     scores = [1.0, 0.5, 0.5, 0.25, 0.75, 1.0]
     r = sprt(0, 50, scores=scores)
-    assert r.llr == pytest.approx(0.7349, abs=0.001) and r.decision is None
+    assert r.llr == pytest.approx(sprt(0, 50, penta=(0, 1, 2, 1, 2)).llr, abs=1e-9)
+    assert 0 < r.llr < 2.9 and r.decision is None
     # Elo of 0.666667 = 400 log10(2) = +120.4; interval from the variance of the mean
     # 0.076389 / 6 = 0.012731, spread 1.96 * 0.112833 = 0.221148: 0.445519 .. 0.887815.
     est = scores_elo(scores)
@@ -196,8 +277,8 @@ def test_sprt_and_elo_from_scores():
     # Many such games decide for H1; their mirror image for H0.
     assert sprt(0, 50, scores=scores * 20).decision == "H1"
     assert sprt(0, 50, scores=[1 - x for x in scores] * 20).decision == "H0"
-    # All equal: the pseudo-sample keeps the variance above zero, and a long run decides.
-    assert sprt(0, 5, scores=[1.0] * 40).decision == "H1"
+    # All equal: the outcomes not seen keep a share, and a long run decides.
+    assert sprt(0, 5, scores=[1.0] * 250).decision == "H1"
     assert sprt(0, 5, scores=[1.0]).decision is None
     # Equal scores that are not binary fractions: their variance is rounding error, and
     # they count as equal too, not as an infinitely sure result.

@@ -237,16 +237,49 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 VAR_FLOOR = 1e-12  # a sample variance at most this is none: every sample the same
+UNSEEN = 1e-3  # the count given an outcome not yet seen: every outcome stays possible
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points / 2: a pair's mean game score
+GAME_SCORES = (0.0, 0.5, 1.0)
 
 
-def _gsprt_llr(n: int, mean: float, var: float, elo0: float, elo1: float) -> float:
-    # Normal approximation of the log-likelihood ratio of H1 (mean s1) against H0 (mean
-    # s0) for n samples with sample variance var:
-    #   LLR = n * ((mean - s0)^2 - (mean - s1)^2) / (2 var)
-    if var <= VAR_FLOOR:
-        return 0.0  # all samples equal: no evidence either way yet
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * ((mean - s0) ** 2 - (mean - s1) ** 2) / (2.0 * var)
+def _fit_mean(values: Sequence[float], freqs: Sequence[float], mean: float) -> list[float]:
+    """The distribution over `values` of the given mean that makes the observed `freqs`
+    likeliest: freq_i / (1 + lam (v_i - mean)), with lam the root (found by halving its
+    interval, where the root's function falls) that makes the mean right. `mean` lies
+    strictly between the least and the greatest value."""
+    gaps = [v - mean for v in values]
+    lo, hi = -1.0 / max(gaps), -1.0 / min(gaps)  # every 1 + lam * gap above 0 inside
+
+    def excess(lam: float) -> float:
+        return sum(f * g / (1.0 + lam * g) for f, g in zip(freqs, gaps, strict=True))
+
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if mid in (lo, hi):
+            break
+        if excess(mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    lam = (lo + hi) / 2.0
+    return [f / (1.0 + lam * g) for f, g in zip(freqs, gaps, strict=True)]
+
+
+def _gsprt_llr(values: Sequence[float], counts: Sequence[float], elo0: float,
+               elo1: float) -> float:
+    """Log-likelihood ratio of H1 (mean score s1) against H0 (s0) for samples taking
+    `values` `counts` times: each hypothesis's likeliest distribution of that mean (the
+    generalised SPRT with the likelihood maximised, as fastchess and fishtest compute
+    it). The normal approximation used before, n ((m - s0)^2 - (m - s1)^2) / (2 var),
+    took the variance at the sample mean: a few one-sided results (8 won pairs and 1
+    drawn) made it next to nothing and accepted H1 after 18 games."""
+    counts = [c if c > 0 else UNSEEN for c in counts]
+    n = sum(counts)
+    freqs = [c / n for c in counts]
+    p0 = _fit_mean(values, freqs, score_from_elo(elo0))
+    p1 = _fit_mean(values, freqs, score_from_elo(elo1))
+    return n * sum(f * math.log(b / a) for f, a, b in zip(freqs, p0, p1, strict=True)
+                   if f > 0.0)
 
 
 def sprt(
@@ -264,40 +297,33 @@ def sprt(
     Give one of `penta` (counts over colour-swapped pairs; preferred, as fastchess),
     `wdl` (per-game counts, trinomial) or `scores` (one score in 0..1 per sample, such as
     an engine's pairwise score in each multi-seat game, see `pairwise_score`). Bounds are
-    log(beta/(1-alpha)) and log((1-beta)/alpha)."""
+    log(beta/(1-alpha)) and log((1-beta)/alpha). Outcomes not yet seen (a pair class, a
+    draw, a score of 0, 1/4, 1/2, 3/4 or 1) count as `UNSEEN` of a sample, so that a short
+    one-sided run is weak evidence and a long one still decides."""
     if elo0 >= elo1:
         raise ValueError("elo0 must be below elo1")
     lower, upper = sprt_bounds(alpha, beta)
     if sum(x is not None for x in (wdl, penta, scores)) != 1:
         raise ValueError("give exactly one of wdl=, penta= and scores=")
     if scores is not None:
-        n = len(scores)
-        if n == 0:
+        if len(scores) == 0:
             raise ValueError("no scores")
         if any(not 0.0 <= x <= 1.0 for x in scores):
             raise ValueError("scores lie in 0..1")
-        mean, var = _scores_mean_var(scores, ())
-        if var <= VAR_FLOOR:
-            # As for the pentanomial: one pseudo-sample spread over 0, 1/2 and 1. Equal
-            # scores that binary fractions cannot hold (0.7, 1/3) leave a variance of
-            # rounding error, not 0, and would decide at once on nothing.
-            mean, var = _scores_mean_var(scores, (0.0, 0.5, 1.0))
+        tally: dict[float, int] = dict.fromkeys(PAIR_SCORES, 0)
+        for x in scores:
+            tally[x] = tally.get(x, 0) + 1
+        values = sorted(tally)
+        counts = [tally[v] for v in values]
     elif penta is not None:
-        n, mean, var = _pair_mean_var(penta)
-        if var <= 0.0:
-            # A run of identical results has no sample variance. Spread one pseudo-pair
-            # over the five classes so it still counts as evidence (and a long run decides)
-            # instead of leaving the test undecided forever.
-            _, mean, var = _pair_mean_var([c + 0.2 for c in penta])
+        _pair_mean_var(penta)  # (checks the counts)
+        values, counts = PAIR_SCORES, list(penta)
     else:
         w, d, lo = wdl  # type: ignore[misc]
-        n = w + d + lo
-        if n == 0:
+        if w + d + lo == 0:
             raise ValueError("no games")
-        mean, var = _wdl_mean_var(w, d, lo)
-        if var <= 0.0:
-            mean, var = _wdl_mean_var(w + 1 / 3, d + 1 / 3, lo + 1 / 3)
-    llr = _gsprt_llr(n, mean, var, elo0, elo1)
+        values, counts = GAME_SCORES, [lo, d, w]
+    llr = _gsprt_llr(values, counts, elo0, elo1)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
     return SprtResult(llr=llr, lower=lower, upper=upper, decision=decision)
 
