@@ -137,6 +137,25 @@ def test_eof_lets_a_finite_search_answer_and_exits_zero():
     parse_move(Position.start("camelot"), lines[-1].split()[1])
 
 
+@pytest.mark.parametrize("commands", [
+    "setoption name OwnBook value false\nposition startpos moves C6-E8\ngo depth 30\n",
+    "xboard\nprotover 2\noption OwnBook=0\nsd 30\nnew\nusermove C6-E8\n"])
+def test_a_long_search_stops_when_the_client_closes_both_ends(commands):
+    """A crashed GUI closes the engine's input and output: the engine exits at once instead
+    of searching to depth 30 for hours with no one to read its move."""
+    proc = subprocess.Popen(ENGINE_CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    proc.stdin.write(commands.encode())
+    proc.stdin.flush()
+    time.sleep(1.0)  # searching
+    proc.stdin.close()
+    proc.stdout.close()
+    try:
+        assert proc.wait(10) == 0
+    finally:
+        proc.kill()
+
+
 @pytest.mark.parametrize("commands", ["go", "go infinite", "go ponder", "go ponder\nponderhit",
                                       "go movestogo 10", "go infinite depth 3"])
 def test_eof_stops_a_search_without_a_finite_limit(commands):

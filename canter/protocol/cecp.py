@@ -174,12 +174,14 @@ class CecpDialect:
     def close(self, eof: bool) -> None:
         """End of input lets a search for the engine's own move finish and be played;
         `quit` (and end of input during pondering or analysis) stops without a move."""
-        while eof:  # the engine's seats keep moving until the user's seat is to move
+        # The engine's seats keep moving until the user's seat is to move, or until no one
+        # reads the moves.
+        while eof and not self.out.reader_gone():
             with self.lock:
                 current, pending = self.current, self.pending
             if current is not None and current.kind == "think":
                 with self.cmd_lock:
-                    self.session.wait_search()
+                    self.session.wait_search(self.out.reader_gone)
             elif pending is not None and pending.is_alive():
                 pending.join()  # a search about to start after the engine's move
             else:

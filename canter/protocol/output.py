@@ -9,6 +9,7 @@ is escaped here at the latest.
 
 from __future__ import annotations
 
+import select
 import sys
 import threading
 from typing import BinaryIO
@@ -36,6 +37,22 @@ class Output:
                 self._stream.flush()
             except (BrokenPipeError, ValueError, OSError):
                 self.closed = True
+
+    def reader_gone(self) -> bool:
+        """Has the reader gone away? Known from a failed write, or asked of a pipe, socket
+        or terminal without writing (its write end reports an error or a hang-up once the
+        other end is closed): a search between two `info` lines learns it at once."""
+        if self.closed:
+            return True
+        if not hasattr(select, "poll"):
+            return False
+        try:
+            poller = select.poll()
+            poller.register(self._stream.fileno(), 0)  # (errors and hang-ups always come)
+            events = poller.poll(0)
+        except (AttributeError, OSError, ValueError):
+            return False  # (a stream with no descriptor: an in-memory buffer)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
 
 
 def diagnostic(text: str) -> None:

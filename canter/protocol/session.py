@@ -711,10 +711,12 @@ class Session:
             job.finish(None)
         self._job = None
 
-    def wait_search(self) -> None:
+    def wait_search(self, reader_gone: Callable[[], bool] | None = None) -> None:
         """End of input: let a search with a finite limit finish and answer; stop one that
         has none (bare `go`, `go infinite`, an unanswered `go ponder`, a ponderhit search
-        without clocks), which still answers exactly once. Never waits for ever."""
+        without clocks), which still answers exactly once. Never waits for ever. A search
+        whose answer nobody can read any more (`reader_gone`: the client closed its end,
+        as a crashed GUI does) is stopped too: `go depth 30` would run on for hours."""
         self._release()
         job = self._job
         if job is None:
@@ -722,7 +724,11 @@ class Session:
         if not finite(job.limits, job.pos.turn, job.stop.pondering):
             self.stop_search()
             return
-        job.thread.join()
+        while job.thread.is_alive():
+            job.thread.join(0.1)
+            if reader_gone is not None and job.thread.is_alive() and reader_gone():
+                self.stop_search()
+                return
         self._job = None
 
     def ponderhit(self, clocks: Limits | None = None) -> bool:

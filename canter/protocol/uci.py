@@ -133,7 +133,7 @@ class UciDialect:
         answers; one without (bare `go`, infinite, ponder) is stopped and answers at once.
         `quit` stops any search; either way exactly one bestmove per `go`."""
         if eof:
-            self.session.wait_search()
+            self.session.wait_search(self.out.reader_gone)
         else:
             self.session.stop_search()
         self.session.close()
