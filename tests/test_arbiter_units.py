@@ -82,6 +82,11 @@ def test_engine_spec_fields() -> None:
     assert parse_engine_spec('cmd="my engine" arg=--fast').command == ["my", "engine", "--fast"]
     control = parse_engine_spec("cmd=x tc=5+0.1").control(TimeControl(depth=2))
     assert control.text() == "5+0.1 depth=2"
+    # an engine's own time control replaces the match's, clock and move time alike
+    match = TimeControl(time=10.0, inc=0.1, movetime=0.5, depth=3)
+    assert parse_engine_spec("cmd=x tc=5+0.1").control(match).text() == "5+0.1 depth=3"
+    assert parse_engine_spec("cmd=x st=2").control(match).text() == "st=2 depth=3"
+    assert parse_engine_spec("cmd=x depth=5").control(match).text() == "10+0.1 st=0.5 depth=5"
     for bad in ("name=x", "cmd=x depth=0", "cmd=x tc=zz", "cmd=x name=a name=b", ""):
         with pytest.raises(ValueError):
             parse_engine_spec(bad)

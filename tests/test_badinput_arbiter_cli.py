@@ -100,7 +100,9 @@ ENGINE_FIELDS = [
     ("cmd=canter timemargin=nan", "--engine", "timemargin must be a number of milliseconds"),
     ("cmd=canter timemargin=-5", "--engine", "timemargin must be a number of milliseconds"),
     ("cmd=canter tc=40/", "--engine", "time control '40/'"),
-    ("cmd=canter timemargin=soon", "--engine", "timemargin='soon'"),
+    ("cmd=canter timemargin=soon", "--engine", "timemargin='soon': timemargin must be a "
+                                               "number of milliseconds, such as 50"),
+    ("cmd=canter st=abc", "--engine", "st='abc': st must be a number of seconds, such as 0.5"),
     ("cmd=canter name=a name=b", "--engine", "name= given twice"),
     ("", "--engine", "empty engine"),
 ]

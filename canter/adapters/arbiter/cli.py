@@ -486,9 +486,10 @@ def match(rounds: int | None, games: int | None, sprt_text: str | None, **opts: 
               help="Gauntlet: how many of the first engines run the gauntlet.")
 def tournament(fmt: str, rounds: int | None, games: int | None, seeds: int,
                **opts: Any) -> None:
-    """Round-robin or gauntlet between engines, two or three seats per game.
+    """Round-robin or gauntlet between engines, in any game of the family.
 
-    Round-robin: every pair (Camelot) or trio (Tri-Camelot) of engines meets. Gauntlet: the
+    Round-robin: every pair (two seats) or trio (Tri-Camelot) of engines meets; in Grand
+    Cam every four, or with --teams every pair, each engine a whole team. Gauntlet: the
     first engine(s) meet every pair/single of the others.
     """
     from canter.adapters.arbiter.schedule import gauntlet, round_robin

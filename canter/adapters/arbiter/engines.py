@@ -53,12 +53,23 @@ class EngineSpec:
     timemargin: float | None = None  # seconds
 
     def control(self, default: TimeControl) -> TimeControl:
-        tc = TimeControl.parse(self.tc) if self.tc is not None else default
-        if self.tc is not None:
-            # an engine's own tc replaces the clock but keeps match-wide depth/nodes/st
-            tc = tc.with_limits(movetime=default.movetime, depth=default.depth,
-                                nodes=default.nodes)
+        """This engine's limits: its own `tc=` or `st=` replaces the match's time control
+        (clock and move time alike, as in cutechess-cli: `tc=10+0.1` against a match-wide
+        `--st 0.5` is a clock alone); its `depth=` and `nodes=` replace the match's, which
+        it keeps otherwise."""
+        if self.tc is not None or self.movetime is not None:
+            tc = TimeControl.parse(self.tc) if self.tc is not None else TimeControl()
+            tc = tc.with_limits(depth=default.depth, nodes=default.nodes)
+        else:
+            tc = default
         return tc.with_limits(movetime=self.movetime, depth=self.depth, nodes=self.nodes)
+
+
+def _seconds_field(value: str, key: str, unit: str, example: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{key} must be a number of {unit}, such as {example}") from None
 
 
 def _unknown(word: str, where: str) -> ValueError:
@@ -172,7 +183,7 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                 TimeControl.parse(value)
                 spec.tc = value
             elif key == "st":
-                spec.movetime = float(value)
+                spec.movetime = _seconds_field(value, "st", "seconds", "0.5")
                 if not (math.isfinite(spec.movetime) and 0 < spec.movetime <= MAX_SECONDS):
                     raise ValueError(f"st must be a number of seconds above 0 and at most "
                                      f"{MAX_SECONDS:g}")
@@ -183,7 +194,7 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                     raise ValueError(f"{key} must be at least 1")
                 setattr(spec, key, int(value))
             elif key == "timemargin":
-                spec.timemargin = float(value) / 1000.0
+                spec.timemargin = _seconds_field(value, "timemargin", "milliseconds", "50") / 1000.0
                 if not (math.isfinite(spec.timemargin) and 0 <= spec.timemargin <= MAX_SECONDS):
                     raise ValueError("timemargin must be a number of milliseconds, at least 0")
             else:
