@@ -297,6 +297,8 @@ UCI_CASES: list[Case] = [
     U("eval", "eval refused: a search is running", setup=SEARCHING, after=("stop",)),
     # legal
     U("legal Q99", "no cell 'Q99' on the camelot board"),
+    # two cells without a separator, as UCI GUIs write moves: the notation's reason
+    U("legal d6z9", "legal: 'd6z9' is not a move of the camelot board (unknown cell Z9"),
     U("legal A4 A5", "legal takes at most one cell or move"),
     U("legal \u00e9", "no cell '\\xe9' on the camelot board"),
     U(b"legal \x00", "no cell '\\x00' on the camelot board"),
@@ -422,6 +424,10 @@ CECP_CASES: list[Case] = [
     X("sd \u0663", "Error (sd: depth must be a whole number, not '\\u0663')"),
     X("time", "Error (time: centiseconds needed (one number)): time"),
     X("time x", "Error (time: centiseconds must be a number, not 'x')"),
+    # ASCII decimals only: Python's float() reads these as 1000 and 12
+    X("time 1_000", "Error (time: centiseconds must be a number, not '1_000')"),
+    X("time \u0661\u0662", "Error (time: centiseconds must be a number, not "
+                           "'\\u0661\\u0662')"),
     X("time inf", "Error (time: centiseconds must be a finite number, not 'inf')"),
     X("time 1e400", "Error (time: centiseconds must be a finite number"),
     X("time -5", None),  # a clock already run out: taken as 0

@@ -137,6 +137,18 @@ def test_eof_lets_a_finite_search_answer_and_exits_zero():
     parse_move(Position.start("camelot"), lines[-1].split()[1])
 
 
+@pytest.mark.parametrize("first, answer", [("xboard\nprotover 2", "feature "),
+                                           ("uci", "uciok")])
+def test_a_byte_order_mark_before_the_first_command_is_ignored(first, answer):
+    # Some Windows tools begin a file with one; it made 'xboard' an unknown command and
+    # chose the UCI dialect for good.
+    proc = subprocess.run(ENGINE_CMD, input=b"\xef\xbb\xbf" + first.encode() + b"\nquit\n",
+                          capture_output=True, timeout=20)
+    lines = proc.stdout.decode().splitlines()
+    assert any(line.startswith(answer) for line in lines), lines
+    assert not any("error" in line.lower() for line in lines), lines
+
+
 @pytest.mark.parametrize("commands", [
     "setoption name OwnBook value false\nposition startpos moves C6-E8\ngo depth 30\n",
     "xboard\nprotover 2\noption OwnBook=0\nsd 30\nnew\nusermove C6-E8\n"])

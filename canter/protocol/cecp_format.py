@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from canter.engine.search.limits import SearchInfo
 from canter.protocol import options as opt
-from canter.protocol.lines import INT_MAX, echo, parse_whole
+from canter.protocol.lines import INT_MAX, echo, parse_decimal, parse_whole
 
 MATE_BASE = 100_000  # xboard shows scores beyond this as forced wins ("mate")
 
@@ -129,14 +129,16 @@ def parse_level(args: list[str]) -> Level:
     try:
         if ":" in base_text:
             minutes, seconds = base_text.split(":", 1)
-            base = parse_whole(minutes) * 60 + float(seconds)
+            if seconds[:1] in ("+", "-"):
+                raise ValueError(seconds)  # (5:-30 is not a time)
+            base = parse_whole(minutes) * 60 + parse_decimal(seconds)
         else:
-            base = float(base_text) * 60
+            base = parse_decimal(base_text) * 60
     except (ValueError, OverflowError):
         raise ValueError(f"base time must be minutes or minutes:seconds, not '{echo(base_text)}'") \
             from None
     try:
-        inc = float(inc_text)
+        inc = parse_decimal(inc_text)
     except ValueError:
         raise ValueError(f"increment must be seconds, not '{echo(inc_text)}'") from None
     if mps < 0 or base < 0 or inc < 0:
@@ -150,7 +152,7 @@ def parse_number(text: str, what: str, minimum: float = 0, integer: bool = False
     """A number for a clock or limit: whole numbers within 64 bits, decimals finite (a GUI's
     `inf` or `1e999` would make a clock that never runs out)."""
     try:
-        value = parse_whole(text) if integer else float(text)
+        value = parse_whole(text) if integer else parse_decimal(text)
     except ValueError:
         kind = "a whole number" if integer else "a number"
         raise ValueError(f"{what} must be {kind}, not '{echo(text)}'") from None

@@ -161,6 +161,19 @@ def parse_whole(text: str) -> int:
     return int(text)
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+
+def parse_decimal(text: str) -> float:
+    """A decimal number in ASCII (`1.5`, `-2`, `.25`, `1e3`, and `inf` and `nan`, for the
+    caller to refuse by name); ValueError otherwise. Python's float() would also take
+    '1_000' and other scripts' digits ('١٢٣' as 123)."""
+    if not _DECIMAL.fullmatch(text):
+        raise ValueError(text)
+    return float(text)
+
+
 def split_at(tokens: list[str], keyword: str) -> tuple[list[str], list[str] | None]:
     """tokens before the first `keyword` (case-insensitive) and those after it (None if
     the keyword is absent)."""

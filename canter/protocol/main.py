@@ -72,6 +72,8 @@ def run(stdin_fd: int | None = None, stdout: BinaryIO | None = None) -> int:
             else:
                 out.line("info string error: " + str(line))
             continue
+        if dialect is None and line.startswith("\ufeff"):
+            line = line[1:]  # a byte-order mark some Windows tools write before the first line
         tokens = tokenize(line)
         if not tokens:
             continue

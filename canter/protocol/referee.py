@@ -9,6 +9,8 @@ the rules library's notation.
 
 from __future__ import annotations
 
+import re
+
 from canter.engine import AmbiguousMoveError, IllegalMoveError, NotationError, format_move
 from canter.engine import parse_move as parse_move_text
 from canter.protocol.lines import echo
@@ -73,6 +75,9 @@ def ranking_line(pos) -> str:
     return " ".join(["ranking", *(",".join(names[s] for s in rank) for rank in outcome.ranking)])
 
 
+_TWO_CELLS = re.compile(r"[A-Za-z][0-9]{1,2}[A-Za-z][0-9]{1,2}")
+
+
 def legal_moves(pos, argument: str | None = None) -> list[str]:
     """The canonical spellings of the legal moves: all of them; those of the piece on a cell
     (`F7`); or those a move text may mean (`d6f8`, `D6-F8`: one, or several when the short
@@ -94,7 +99,10 @@ def legal_moves(pos, argument: str | None = None) -> list[str]:
     except IllegalMoveError as exc:
         raise RefereeError(f"legal: illegal: {exc.reason}") from None
     except NotationError as exc:
-        if "-" not in argument and "x" not in argument.lower():
+        # A word that reads as no move form (`Q99`, `é`) was meant as a cell; one that
+        # reads as two cells (`d6z9`) or a route gets the notation's own reason.
+        if ("-" not in argument and "x" not in argument.lower()
+                and not _TWO_CELLS.fullmatch(argument)):
             raise RefereeError(
                 f"no cell '{echo(argument)}' on the {variant.name} board") from None
         raise RefereeError(f"legal: '{echo(argument)}' is not a move of the "
