@@ -447,6 +447,8 @@ CECP_CASES: list[Case] = [
     X("option =", "Error (unknown option ''): option ="),
     X("option =5", "Error (unknown option ''): option =5"),
     X("option Nonsense=3", "Error (unknown option 'Nonsense'): option Nonsense=3"),
+    X("option OwnBook=2", "Error (option 'OwnBook' takes 1 or 0 (or true or false)): "
+                          "option OwnBook=2"),
     X("option \u00e9=1", "Error (unknown option '\\xe9'): option \\xe9=1"),
     X("option Hash", "Error (option 'Hash' needs a value): option Hash"),
     X("option Hash=", "Error (option 'Hash' takes a whole number): option Hash="),

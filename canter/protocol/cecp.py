@@ -380,6 +380,9 @@ class CecpDialect:
                 raise CecpError(str(exc)) from None
             return
         spec = next((s for s in self.session.option_specs() if s.key == key), None)
+        if (spec is not None and spec.kind == opt.CHECK and raw is not None
+                and raw.lower() not in ("0", "1", "true", "false")):
+            raise CecpError(f"option '{spec.name}' takes 1 or 0 (or true or false)")
         converted = option_value_text(spec, raw) if spec is not None else raw
         self._set_session_option(spec, name, converted)
 
