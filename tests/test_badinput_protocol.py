@@ -463,8 +463,8 @@ CECP_CASES: list[Case] = [
     X("option Resign Threshold=x", "Error (option 'Resign Threshold' takes a whole number)"),
     X("option Rule Repetition=never", "Error (option 'Rule Repetition' takes one of: auto, "
       "claim, off)"),
-    X("option Rule Exit Duty Persists=2", "Error (option 'Rule Exit Duty Persists' takes true "
-      "or false)"),
+    X("option Rule Exit Duty Persists=2", "Error (option 'Rule Exit Duty Persists' takes 1 or "
+      "0 (or true or false))"),
     X("option Three Seat Search=best", "Error (option 'Three Seat Search' takes one of"),
     X("option Hash=8", "Error (option 'Hash' not set: the engine is thinking on its move (send "
       "? or force first))", setup=THINKING, after=("force",)),
