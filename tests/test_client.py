@@ -297,8 +297,6 @@ def test_slow_move_reports_elapsed_time():
     [
         ("go", "bestmove zz", "search", "not a move"),
         ("go", "bestmove", "search", "without a move"),
-        ("go", "info depth x", "search", "integer"),
-        ("go", "info score cp 1 mate 2", "search", "exactly one"),
         ("uci", "option name X type bogus", "handshake", "unknown type"),
         ("uci", "id name", "handshake", "id name"),
     ],
@@ -311,6 +309,29 @@ def test_malformed_lines_are_protocol_errors(event, text, step, reason):
             engine.play("startpos", Limit(depth=1), timeout=20)
         assert info.value.line == text and info.value.step == step
         assert reason in info.value.reason
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("text", "reason"), [("info depth x", "integer"),
+                                             ("info score cp 1 mate 2", "exactly one")])
+def test_a_malformed_info_line_is_passed_over_unless_strict(text, reason):
+    said = ["--say-at", "go", text + "\\nbestmove C6-C7"]
+    engine = Engine(fake(*said))
+    try:
+        engine.handshake()
+        result = engine.play("startpos", Limit(depth=1), timeout=20)
+        assert result.move == "C6-C7"
+        (ignored,) = engine.ignored
+        assert reason in ignored and ignored.endswith(": " + text)
+    finally:
+        engine.close()
+    engine = Engine(fake(*said), strict=True)
+    try:
+        with pytest.raises(EngineProtocolError) as info:
+            engine.handshake()
+            engine.play("startpos", Limit(depth=1), timeout=20)
+        assert info.value.line == text and reason in info.value.reason
     finally:
         engine.close()
 

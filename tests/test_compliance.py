@@ -57,6 +57,17 @@ def test_broken_engine_fails_the_right_steps() -> None:
     assert "bestmove C6-C7" in out.split("FAIL  terminal position")[1].split("PASS")[0]
 
 
+def test_malformed_info_lines_fail_the_steps_that_search() -> None:
+    # The client passes over an info line it cannot read, as a GUI does; the conformance
+    # run still reports it, in each step whose search printed one.
+    code, steps, out = compliance(sys.executable, str(BAD), "--bad-info")
+    assert code == 1
+    failed = {name for name, mark in steps.items() if mark == "FAIL"}
+    assert "go depth" in failed and "handshake" not in failed, out
+    assert "malformed info line: 'depth' needs an integer" in out, out
+    assert "info depth one score cp 0" in out
+
+
 def test_search_breaches_fail_stop_and_isready_steps() -> None:
     code, steps, out = compliance(sys.executable, str(BAD), "--late-isready")
     assert code == 1

@@ -21,6 +21,7 @@ Protocol breaches (for `canter compliance`):
   --move-when-over       a decided position gets a bestmove anyway, not `bestmove (none)`
   --bad-exit N           quit exits with code N
   --bad-ponder           every bestmove names an illegal ponder move (`ponder A1-A2`)
+  --bad-info             every info line of a search has a depth that is not a number
   --ponder-timed S       `go ponder` is searched as a timed go: bestmove after S seconds,
                          without waiting for ponderhit (an engine that ignores `ponder`)
 Other: --name NAME (id name, default "bad"); --score CP (the score its info lines report,
@@ -183,7 +184,8 @@ class Bad:
         if a.slow_at_go == n:
             time.sleep(a.delay)
         if move is not None:
-            out(f"info depth 1 score cp {a.score} nodes 1 pv {move}")
+            depth = "one" if a.bad_info else "1"
+            out(f"info depth {depth} score cp {a.score} nodes 1 pv {move}")
         if (endless or ponder_timed) and self.pos.outcome() is None:
             self.pending_move = move
             self.search_over.clear()
@@ -277,7 +279,7 @@ def main() -> None:
     p.add_argument("--exit-code", type=int, default=7)
     p.add_argument("--bad-exit", type=int, default=0)
     for flag in ("ignore-stop", "late-isready", "silent-errors", "move-when-over",
-                 "bad-ponder"):
+                 "bad-ponder", "bad-info"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--name", default="bad")
     Bad(p.parse_args()).run()

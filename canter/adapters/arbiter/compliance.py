@@ -142,11 +142,19 @@ class Compliance:
     def step(self, name: str, func: Callable[[], str]) -> StepResult:
         engine = self.engine
         mark = len(engine.log) if engine is not None else 0
+        ignored = len(engine.ignored) if engine is not None else 0
         stalled = False
         first = engine.log[0] if engine is not None and engine.log else None
         try:
             detail = func()
             passed = True
+            # The client passes over an info line it cannot read (as GUIs do); a
+            # conformance run reports it.
+            current = self.engine
+            if current is not None:
+                bad = current.ignored[ignored if current is engine else 0:]
+                if bad:
+                    raise StepFailed(f"malformed info line: {bad[0]}")
         except StepFailed as exc:
             detail, passed = str(exc), False
         except EngineDied as exc:

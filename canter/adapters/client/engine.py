@@ -470,6 +470,10 @@ class Engine:
         # texts of every `info string warning: ...` line (something accepted that will
         # not do what it seems to, e.g. a `Rule ...` option the game never consults)
         self.warnings: list[str] = []
+        # `info` lines the client could not read and passed over (strict=False), each as
+        # "reason: line": a GUI or arbiter shows the search without them, as cutechess-cli
+        # and python-chess do, rather than ending the game over a progress report
+        self.ignored: list[str] = []
         self._search: _Search | None = None
         self._raw: _Search | None = None  # the last search started by go_raw()
         # The last search that ended, kept because its bestmove may have been read by
@@ -757,8 +761,11 @@ class Engine:
                 elif self.strict:
                     raise LineError("bestmove while no search is running")
         except LineError as exc:
-            if keyword == "info" and self._search is None and not self.strict:
-                return "?", line  # search output after its search: no one's, ignored
+            if keyword == "info" and not self.strict:
+                # Search output the client cannot read (or after its search: no one's)
+                # is passed over; only the bestmove decides a search.
+                self.ignored.append(f"{exc}: {stripped[:200]}")
+                return "?", line
             raise EngineProtocolError(step, line, str(exc)) from None
         return keyword, stripped
 
