@@ -33,6 +33,8 @@ def test_switches_are_read_by_name_with_commas_or_spaces():
     assert switch_changes("lmr=1,pvs=1") == {"lmr": 1, "pvs": 1}
     assert switch_changes(" selective=1  qdepth=4 ") == {"selective": 1, "qdepth": 4}
     assert switch_changes("killers=0, history=0") == {"killers": 0, "history": 0}
+    # names in any case (as option names), spaces around '='
+    assert switch_changes("LMR = 1, Pvs= 0") == {"lmr": 1, "pvs": 0}
     # every switch named is one the search reads
     assert {"lmr", "pvs", "ttmove", "prune", "nullmove", "qcharge"} <= set(SWITCHES)
 
@@ -44,6 +46,7 @@ def test_switches_are_read_by_name_with_commas_or_spaces():
     ("lmr=-1", "from 0 to 1"),
     ("lmr=on", "from 0 to 1"),
     ("lmr=\u00b2", "from 0 to 1"),  # a superscript two is a digit to isdigit, not to int
+    ("lmr=\u0661", "from 0 to 1"),  # an Arabic-Indic one: a decimal to Python, not here
     ("qdepth=99", "switch 'qdepth' takes a whole number from 0 to 32"),
     ("lmr=1,tables=0", "unknown switch 'tables'"),  # UseTables is its own option
     ("q" * 500 + "=1", "unknown switch 'q{40}[.][.][.]' "),  # a long name is not repeated

@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import re
 import time
 from dataclasses import replace
 
@@ -185,15 +186,18 @@ SWITCHES = {
 
 
 def switch_changes(text: str) -> dict[str, int]:
-    """`name=value` pairs (commas or spaces between them) as search options; ValueError
-    names the first bad entry."""
+    """`name=value` pairs (commas or spaces between them; names in any case, spaces around
+    `=` allowed) as search options; ValueError names the first bad entry."""
     out: dict[str, int] = {}
+    text = re.sub(r"\s*=\s*", "=", text)
     for item in text.replace(",", " ").split():
         name, sep, value = item.partition("=")
+        name = name.lower()
         if name not in SWITCHES:
             raise ValueError(f"unknown switch '{shorten(name)}' (known: "
                              f"{', '.join(sorted(SWITCHES))})")
-        if not sep or not value.isdecimal() or int(value) > SWITCHES[name]:
+        if (not sep or not (value.isascii() and value.isdecimal())
+                or int(value) > SWITCHES[name]):
             raise ValueError(f"switch '{name}' takes a whole number from 0 to "
                              f"{SWITCHES[name]}, as {name}=1")
         out[name] = int(value)
