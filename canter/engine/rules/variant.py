@@ -59,9 +59,8 @@ class Rules:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not "
                                  f"{value!r}")
         limit = self.quiet_limit
-        if limit is None:
-            pass
-        elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 0):
             raise ValueError(f"quiet_limit must be a whole number, 0 (off) or more, not "
                              f"{limit!r}")
         for name in ("exit_duty_persists", "parker_1887"):
@@ -86,10 +85,10 @@ class Rules:
         """The options set otherwise than `variant`'s default that the game never
         consults: field name -> why. Accepted all the same (a tournament may set one
         ruling for several games), but a client should hear that it changes nothing."""
-        self = self.for_game(variant)
+        rules = self.for_game(variant)
         default = variant.default_rules
         idle = {}
-        if variant.nseats == 2 and self.no_move != default.no_move:
+        if variant.nseats == 2 and rules.no_move != default.no_move:
             idle["no_move"] = ("a side with no legal move always ends a two-player game "
                                "(it loses, or draws without enough pieces to win)")
         if variant.nseats != 2 and self.parker_1887 != default.parker_1887:
@@ -102,12 +101,12 @@ class Rules:
         """These rulings with those `variant` never consults set back to its defaults: what
         decides whether something built under the defaults (endgame tables, the opening
         book, a proof) still holds."""
-        self = self.for_game(variant)
-        idle = self.idle_in(variant)
+        rules = self.for_game(variant)
+        idle = rules.idle_in(variant)
         if not idle:
-            return self
+            return rules
         default = variant.default_rules
-        return replace(self, **{name: getattr(default, name) for name in idle})
+        return replace(rules, **{name: getattr(default, name) for name in idle})
 
     def with_option(self, name: str, value: object) -> Rules:
         """A copy with one option changed; ValueError naming the problem otherwise."""
