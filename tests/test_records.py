@@ -315,6 +315,14 @@ def test_rules_tag_written_and_applied():
     assert (ply, move) == (3, "C6-E8-G8") and "already over" in reason
     back.tags["Rules"] = "nonsense=1"
     assert "bad Rules tag" in replay_game(back).error[2]
+    # a Rules built directly leaves the quiet limit and the no-move ruling to the game:
+    # only what it sets is written, and the record replays
+    for variant in ("camelot", "tri-camelot"):
+        game = GameRecord.new(variant, ["a", "b", "c"][:get_variant(variant).nseats],
+                              rules=Rules(repetition="claim"))
+        assert game.tags["Rules"] == "repetition=claim"
+        (back,) = read_games(write_game(game))
+        assert replay_game(back).error is None
 
 
 def test_a_record_cut_off_inside_a_move_says_so():

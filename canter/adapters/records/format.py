@@ -339,7 +339,10 @@ def rules_tag(variant: str, rules: object) -> str:
 
     from canter.engine import Rules, get_variant
 
-    default = Rules.for_variant(get_variant(variant))
+    game = get_variant(variant)
+    default = Rules.for_variant(game)
+    if isinstance(rules, Rules):
+        rules = rules.for_game(game)  # (rulings it leaves to the game are the game's)
     parts = []
     for f in dataclasses.fields(default):
         value = getattr(rules, f.name)
