@@ -358,6 +358,37 @@ def test_recording_with_threads_loosens_nodes_too():
     assert text.endswith("<* info depth 1 nodes 12 nps * time * pv A1-A2\n< bestmove A1-A2\n")
 
 
+def test_recording_a_cecp_search_loosens_its_time_column_and_ends_at_its_move():
+    # A depth-limited search (sd): its thinking output kept, the time column loosened;
+    # the move ends the search, so the pong after it is checked exactly.
+    text = _recorded(
+        (">", "xboard"), (">", "sd 2"), (">", "usermove C6-E8"),
+        ("<", "1 -2 3 100 C6-E8"), ("<", "2 2 12 968 D11-F9 D6-D8"),
+        ("<", "move D11-F9"), (">", "ping 1"), ("<", "pong 1"),
+    )
+    assert text.endswith("> usermove C6-E8\n<* 1 -2 * 100 C6-E8\n<* 2 2 * 968 D11-F9 D6-D8\n"
+                         "< move D11-F9\n> ping 1\n< pong 1\n")
+    # Without sd (a clock decides), or with st, only a skip to the move; in force mode a
+    # usermove starts no search.
+    for limit in ("level 40 1 0", "st 1"):
+        text = _recorded((">", "xboard"), (">", limit), (">", "go"),
+                         ("<", "1 -2 3 100 C6-E8"), ("<", "move C6-E8"),
+                         (">", "ping 2"), ("<", "pong 2"))
+        assert text.endswith("> go\n...* move *\n> ping 2\n< pong 2\n"), text
+    text = _recorded((">", "xboard"), (">", "force"), (">", "usermove C6-E8"),
+                     (">", "ping 3"), ("<", "pong 3"))
+    assert text.endswith("> usermove C6-E8\n> ping 3\n< pong 3\n")
+
+
+def test_a_recorded_cecp_session_replays(tmp_path):
+    out = tmp_path / "cecp.txt"
+    done = _canter("record", "-q", "-o", str(out),
+                   stdin="xboard\nprotover 2\nnew\nsd 2\npost\nusermove C6-E8\nping 1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "\n< pong 1\n" in out.read_text()
+    assert _canter("run", str(out)).returncode == 0
+
+
 def test_recording_sends_awkward_lines_escaped():
     assert _recorded((">", "uci\t"), (">", "")) == ">\\ uci\\t\\n\n>\n"
 

@@ -12,6 +12,11 @@ What is loosened (docs/transcripts.md, "Recording"):
   limit, infinite, ponder, or a search the session talked over) keeps no `info` lines:
   its `bestmove` becomes `...* bestmove *` and its other lines become skips (`...`), since
   where they fall among the info lines is a matter of timing.
+- In a CECP session (first command `xboard`) the same, by CECP's words: a search starts at
+  `go`, `playother`, `analyze`, or `usermove` outside force mode, and ends at `move`, a
+  resignation or a result; it is deterministic when `sd` was given and `st` was not (and
+  it is not `analyze`); the time column of its thinking output (`ply score time nodes pv`)
+  is loosened, and the nodes column where nodes are.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ VOLATILE_FIELDS = ("time", "nps", "hashfull", "nodes/second", "nodes per second"
 _TIMED_GO = re.compile(r"(?i)^(infinite|ponder|movetime|movestogo|\w*time|\w*inc)$")
 _LIMITED_GO = {"depth", "nodes", "mate"}
 _VERSION = re.compile(r"\d+(\.\d+)+\S*")
+# CECP thinking output: ply, score, time (centiseconds), nodes, then the principal line
+_CECP_POST = re.compile(r"^(\s*\d+\s+-?\d+\s+)(\d+)(\s+)(\d+)(.*)$")
+_CECP_SEARCHES = ("go", "playother", "analyze")
 _AWKWARD = re.compile(r"^\s|\s$|[\x00-\x1f\x7f]")
 
 
@@ -57,6 +65,10 @@ class Recording:
         self.loose_fields = tuple(loose_fields)
         self.loose_nodes = loose_nodes
         self._threads = 1
+        self._cecp = False  # the first command was `xboard`
+        self._force = False  # CECP force mode: a usermove starts no search
+        self._depth_set = False  # CECP `sd` given
+        self._time_set = False  # CECP `st` given
         self._searching = False
         self._search_racy = False
         self._line_no = 0
@@ -79,7 +91,11 @@ class Recording:
         if self._searching:
             # Output from here to bestmove may interleave with the answers to `line`.
             self._search_racy = True
-        if words and words[0] == "go":
+        if self.lines_sent == 1 and words[:1] == ["xboard"]:
+            self._cecp = True
+        if self._cecp:
+            self._sent_cecp(words)
+        elif words and words[0] == "go":
             self._searching = True
             self._search_racy = not _deterministic_go(words[1:]) or self._threads > 1
         elif words[:2] == ["setoption", "name"]:
@@ -89,11 +105,33 @@ class Recording:
         else:
             self._add(Send, line + "\n")
 
+    def _sent_cecp(self, words: list[str]) -> None:
+        command = words[0] if words else ""
+        if command == "force":
+            self._force = True
+        elif command in ("go", "playother", "new"):
+            self._force = False
+        elif command == "sd":
+            self._depth_set = True
+        elif command == "st":
+            self._time_set = True
+        elif command == "cores" and len(words) > 1 and words[1].isdecimal():
+            self._threads = int(words[1])
+        if command in _CECP_SEARCHES or command == "usermove" and not self._force:
+            self._searching = True
+            self._search_racy = (command == "analyze" or not self._depth_set
+                                 or self._time_set or self._threads > 1)
+        elif command == "exit":  # (leaves analyze mode: the analysis ends)
+            self._searching = False
+
     def received(self, line: str) -> None:
         """A line the engine wrote (without its line end)."""
         self.lines_received += 1
         words = line.split()
         first = words[0] if words else ""
+        if self._cecp:
+            self._received_cecp(line, first)
+            return
         if self._searching and self._search_racy:
             if first == "bestmove":
                 self._searching = False
@@ -104,6 +142,32 @@ class Recording:
         if first == "bestmove":
             self._searching = False
         self._add(Expect, self._matcher(line))
+
+    def _received_cecp(self, line: str, first: str) -> None:
+        thinking = _CECP_POST.match(line)
+        ends = ends_search(line)
+        if self._searching and self._search_racy:
+            if ends:
+                self._searching = False
+                self._add(SkipTo, Matcher.make(GLOB, "move *") if first == "move"
+                          else self._matcher(line))
+            elif not thinking:
+                self._add(SkipTo, self._matcher(line))
+            return
+        if ends:
+            self._searching = False
+        self._add(Expect, self._thinking_matcher(thinking) if thinking else self._matcher(line))
+
+    def _thinking_matcher(self, thinking: re.Match[str]) -> Matcher:
+        """CECP thinking output with its time column (and its nodes, where nodes vary)
+        loosened: the columns are known by place, not by a keyword before them."""
+        head, _, gap, nodes, tail = thinking.groups()
+        loose_nodes = self.loose_nodes or self._threads > 1
+        glob = (glob_escape(head) + "*" + glob_escape(gap)
+                + ("*" if loose_nodes else glob_escape(nodes)) + glob_escape(tail))
+        if _AWKWARD.search(glob):
+            return self._matcher(thinking.group(0))
+        return Matcher.make(GLOB, glob)
 
     def not_sent(self, line: str, stuck: bool = False) -> None:
         """A line that could not be relayed: the engine had exited, or (`stuck`) had
