@@ -325,6 +325,16 @@ def test_rules_tag_written_and_applied():
         assert replay_game(back).error is None
 
 
+def test_read_games_skips_a_byte_order_mark_and_quotes_at_most_40_characters():
+    text = '\ufeff[Event "x"]\n[Variant "Camelot"]\n\n1. C6-B5 *\n'
+    (game,) = read_games(text)
+    assert game.tags["Event"] == "x" and game.moves == ["C6-B5"]
+    for huge in ("[" + "x" * 100_000, "1. " + "Q" * 100_000 + " *"):
+        with pytest.raises(RecordError) as err:
+            list(read_games(huge))
+        assert len(str(err.value)) < 150 and "...'" in str(err.value)
+
+
 def test_a_record_cut_off_inside_a_move_says_so():
     from canter.adapters.records import RecordError, read_games
 

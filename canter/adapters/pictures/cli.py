@@ -23,6 +23,8 @@ def _load_source(words: tuple[str, ...], variant: str, game_number: int):
             raise click.BadParameter(str(exc.args[0]), param_hint="--variant") from None
     if len(words) == 1 and os.path.exists(text):
         return _load_game(text, game_number)
+    from canter.engine.rules.text import shorten
+
     if len(words) == 1 and " " not in text:
         # a position string has eight fields: one word can only have been meant as a file
         raise click.BadParameter(f"{text}: no such file (and not a position string)",
@@ -32,7 +34,7 @@ def _load_source(words: tuple[str, ...], variant: str, game_number: int):
     except PositionError as exc:
         if len(words) == 1:
             raise click.BadParameter(
-                f"'{text}' is neither a file nor a position string ({exc})",
+                f"'{shorten(text)}' is neither a file nor a position string ({exc})",
                 param_hint="POSITION|GAME-FILE") from None
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
 

@@ -110,18 +110,18 @@ def parse_result(token: str, nseats: int) -> tuple[Fraction, ...] | None:
         return None
     parts = token.split("-")
     if len(parts) != nseats:
-        raise ValueError(f"result {token!r} does not have {nseats} parts")
+        raise ValueError(f"result {_q(token)} does not have {nseats} parts")
     try:
         points = tuple(Fraction(p) for p in parts)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"result {token!r} is not made of numbers like 1, 0, 1/2") from None
+        raise ValueError(f"result {_q(token)} is not made of numbers like 1, 0, 1/2") from None
     if any(p < 0 or p > 1 for p in points) or sum(points) != 1:
-        raise ValueError(f"the points of result {token!r} must lie in 0..1 and add up to 1")
+        raise ValueError(f"the points of result {_q(token)} must lie in 0..1 and add up to 1")
     # The seats with points share the point equally (a win, or a place shared), each
     # written as the writers write it: 1, 0 or 1/k.
     shares = {p for p in points if p}
     if len(shares) != 1 or token != result_token(points):
-        raise ValueError(f"result {token!r}: the seats with points share one point "
+        raise ValueError(f"result {_q(token)}: the seats with points share one point "
                          "equally, written 1, 0 or 1/k (1/2-1/2, 1/3-1/3-1/3)")
     return points
 
@@ -229,7 +229,7 @@ class GameRecord:
         given (e.g. Annotator="x")."""
         key = variant.lower()
         if key not in SEAT_TAGS:
-            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(SEAT_TAGS)})")
+            raise ValueError(f"unknown variant {_q(variant)} (known: {', '.join(SEAT_TAGS)})")
         seats = SEAT_TAGS[key]
         if len(players) != len(seats):
             raise ValueError(f"{VARIANT_TAGS[key]} has {len(seats)} seats, not {len(players)}")
@@ -260,7 +260,7 @@ class GameRecord:
         # The tag is the game's title ("Grand Cam"); the name joins words with '-'.
         value = "-".join(self.tags.get("Variant", "Camelot").strip().lower().split())
         if value not in SEAT_TAGS:
-            raise ValueError(f"unknown Variant {self.tags.get('Variant')!r}")
+            raise ValueError(f"unknown Variant {_q(self.tags.get('Variant'))}")
         return value
 
     @property
@@ -321,7 +321,7 @@ def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
     for item in text.split():
         key, sep, raw = item.partition("=")
         if not sep or not key or not raw:
-            raise ValueError(f"Rules tag: {item!r} is not field=value")
+            raise ValueError(f"Rules tag: {_q(item)} is not field=value")
         value: str | int | bool = raw
         if raw in ("true", "false"):
             value = raw == "true"
@@ -350,6 +350,14 @@ def rules_tag(variant: str, rules: object) -> str:
             text = ("true" if value else "false") if isinstance(value, bool) else str(value)
             parts.append(f"{f.name}={text}")
     return " ".join(parts)
+
+
+def _q(text: object) -> str:
+    """A piece of the input quoted in a message: at most 40 characters of it (a record's
+    line may be megabytes long, and an error that repeated it would bury the reason)."""
+    from canter.engine.rules.text import shorten
+
+    return repr(shorten(str(text)))
 
 
 # ---------------------------------------------------------------- writing
@@ -529,7 +537,7 @@ def _tokens(text: str) -> Iterator[_Token]:
             while pos < len(body):
                 m = _TAG_RE.match(body, pos)
                 if m is None:
-                    raise RecordError(lineno, f"malformed tag pair: {body[pos:]!r}")
+                    raise RecordError(lineno, f"malformed tag pair: {_q(body[pos:])}")
                 value = re.sub(r"\\(.)", r"\1", m[2])
                 yield _Token("tag", m[1], lineno, value)
                 pos = m.end()
@@ -581,7 +589,9 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
     numbers and NAGs (`$3`) are tolerated. A game ends with its result token; a RecordError
     names the line of anything malformed. With `allow_unterminated`, a last game cut off
     before its result token (an interrupted writer) is returned with result "*" instead of
-    raising."""
+    raising. A byte-order mark at the start is no part of the record."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     game: GameRecord | None = None
     in_moves = False
     number = 0
@@ -653,9 +663,9 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
             if not _MOVE_RE.match(word):
                 if tok.last:  # the file's last word: a writer cut off
                     raise RecordError(tok.line, f"the record is cut off inside a move: it "
-                                      f"ends with {word!r}")
+                                      f"ends with {_q(word)}")
                 raise RecordError(
-                    tok.line, f"{word!r} is neither a move, a move number nor a result"
+                    tok.line, f"{_q(word)} is neither a move, a move number nor a result"
                 )
             game.moves.append(word)
             game.comments.append(None)
@@ -687,7 +697,7 @@ def _finish(game: GameRecord, token: str, line: int) -> None:
         raise RecordError(line, str(exc)) from None
     tag = game.tags.get("Result")
     if tag is not None and tag != token:
-        raise RecordError(line, f"result {token} differs from the Result tag {tag!r}")
+        raise RecordError(line, f"result {_q(token)} differs from the Result tag {_q(tag)}")
     game.result = token
 
 
