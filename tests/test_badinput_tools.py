@@ -94,6 +94,10 @@ def test_replay_refuses_what_is_not_a_game_record(files, name, needles) -> None:
     ("repetition=sometimes", "repetition must be one of"),
     ("no_such_rule=1", "unknown rules option"),
     ("quiet_limit=" + "9" * 5000, "is too large"),  # (int() refuses 4,300 digits)
+    # digits of other scripts are no number here, though int() reads them
+    ("quiet_limit=\u0663", "quiet_limit must be a whole number"),
+    ("quiet_limit=\uff13", "quiet_limit must be a whole number"),
+    ("quiet_limit=5 quiet_limit=6", "'quiet_limit' is given twice"),
 ])
 def test_replay_checks_the_rules_tag_like_the_rules_options(rules, needle) -> None:
     done = canter("replay", "-", stdin=GAME.replace("[Event", f'[Rules "{rules}"]\n[Event', 1))

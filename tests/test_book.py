@@ -68,6 +68,9 @@ def test_comments_and_blank_lines_are_skipped():
     entry = book.get(Position.start("camelot"))
     assert entry.moves == (("F6-F9", 500), ("C6-B5", 100), ("J6-K7", 40))
     assert (entry.score, entry.depth) == (17, 9)
+    # a byte-order mark before the first entry (some editors write one) is no part of it
+    marked = parse_book("\ufeff" + BOOK_TEXT).get(Position.start("camelot"))
+    assert marked is not None and marked.moves == entry.moves
 
 
 @pytest.mark.parametrize("line, reason", [

@@ -322,10 +322,12 @@ def parse_rules_tag(text: str) -> dict[str, str | int | bool]:
         key, sep, raw = item.partition("=")
         if not sep or not key or not raw:
             raise ValueError(f"Rules tag: {_q(item)} is not field=value")
+        if key in values:
+            raise ValueError(f"Rules tag: {_q(key)} is given twice")
         value: str | int | bool = raw
         if raw in ("true", "false"):
             value = raw == "true"
-        elif raw.lstrip("-").isdecimal():
+        elif raw.isascii() and raw.lstrip("-").isdecimal():
             if len(raw) > 12:  # (no ruling counts that far; int() refuses 4,300 digits)
                 raise ValueError(f"Rules tag: {key}={raw[:20]}... is too large")
             value = int(raw)

@@ -127,8 +127,13 @@ class Rules:
             if isinstance(value, bool):  # (int(True) is 1: no number was given)
                 raise ValueError(f"{name} must be a whole number, not '{value}'")
             try:
-                if isinstance(value, str) and len(value.strip()) > 12:
-                    raise ValueError  # (int() refuses 4,300 digits with a hint of its own)
+                if isinstance(value, str) and (len(value.strip()) > 12
+                                               or not value.strip().isascii()):
+                    # (int() refuses 4,300 digits with a hint of its own, and reads other
+                    # scripts' digits and '1_000')
+                    raise ValueError
+                if isinstance(value, str) and "_" in value:
+                    raise ValueError
                 value = int(value)
             except (TypeError, ValueError):
                 raise ValueError(f"{name} must be a whole number (at most 12 digits), not "

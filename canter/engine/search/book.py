@@ -113,6 +113,8 @@ def parse_book(text: str) -> Book:
     checked against the rules here (that would parse every position of a large book at
     start-up); moves are checked when a position is probed."""
     book = Book()
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write: no part of a key
+        text = text[1:]
     for number, raw in enumerate(text.splitlines(), start=1):
         entry = parse_line(raw, number)
         if entry is None:
