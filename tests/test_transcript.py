@@ -8,6 +8,7 @@ their `# must fail at line N: TEXT` comment names.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -586,6 +587,33 @@ def test_cli_record_writes_a_transcript_that_replays(tmp_path):
 # An engine that never reads its input: once the pipe is full, a write would wait for ever.
 DEAF = [sys.executable, "-c", "import time; time.sleep(60)"]
 LONG_LINE = "echo " + "x" * 995  # 1,000 characters: a few hundred of them fill a pipe
+
+
+def test_what_an_engine_started_and_left_behind_is_killed_with_it(tmp_path):
+    # The engine exits at the end of its input, in time; a child it forked lives on,
+    # holding its output open. It must not outlive the transcript.
+    pidfile = tmp_path / "child.pid"
+    script = ("import os, sys, time\n"
+              "if os.fork() == 0:\n"
+              f"    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+              "    time.sleep(60)\n"
+              "    os._exit(0)\n"
+              "for line in sys.stdin:\n"
+              "    print('ok', flush=True)\n")
+    result = run_transcript(parse("> hello\n< ok\n"), [sys.executable, "-c", script],
+                            default_timeout=10)
+    assert result.failure is None
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, 9)
+        raise AssertionError("the engine's child outlived the transcript")
 
 
 def test_a_send_to_an_engine_that_stopped_reading_fails_at_the_step_s_timeout():

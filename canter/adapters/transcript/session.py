@@ -150,14 +150,18 @@ class EngineProcess:
         return self._proc.pid
 
     def stop(self, grace: float = 0.5) -> int | None:
-        """End the engine: close its input, give it `grace` seconds, then kill it."""
+        """End the engine: close its input, give it `grace` seconds, then kill it. What
+        it started and left behind is killed either way (its process group, of which it
+        is the leader): a child holding the engine's output open would also hold up the
+        readers."""
         self.close_input()
         code = self.wait(grace)
-        if code is None:
-            try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+        try:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            if code is None:
                 self._proc.kill()
+        if code is None:
             code = self.wait(5)
         for thread in self._threads:
             thread.join(timeout=1)
