@@ -240,6 +240,15 @@ def test_the_report_tail_counts_lines_and_zero_shows_none():
     assert not [line for line in report if "last lines" in line]
 
 
+def test_the_report_cuts_long_lines():
+    # A step may send megabytes: the report says where, not all of it, twice.
+    result = run_transcript(parse("> isready\n< " + "x" * 100_000 + "\n"), MINI,
+                            default_timeout=5)
+    report = format_failure(result, 12)
+    assert max(len(line) for line in report) < 400
+    assert "... (99700 more characters)" in "\n".join(report)
+
+
 def test_lines_end_at_newlines_only():
     # An engine's output may hold U+0085 or U+2028, which str.splitlines breaks at: the
     # recorder writes them as they are, and they stay inside their line.

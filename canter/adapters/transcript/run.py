@@ -219,22 +219,32 @@ class _Runner:
 # ---- reporting -----------------------------------------------------------------------
 
 
+REPORT_WIDTH = 300  # characters of one line of a failure report; a longer one is cut
+
+
+def _cut(text: str) -> str:
+    """A line of the report, cut to REPORT_WIDTH: a step may send or receive megabytes."""
+    if len(text) <= REPORT_WIDTH:
+        return text
+    return f"{text[:REPORT_WIDTH]}... ({len(text) - REPORT_WIDTH} more characters)"
+
+
 def format_failure(result: RunResult, tail: int = 12) -> list[str]:
     """The lines that explain a failed run: where, what was wanted, what came, context."""
     failure = result.failure
     if failure is None:
         return []
     lines = [
-        f"  at {failure.where()}",
-        f"    expected: {failure.expected}",
-        f"    received: {failure.received}",
+        f"  at {_cut(failure.where())}",
+        f"    expected: {_cut(failure.expected)}",
+        f"    received: {_cut(failure.received)}",
     ]
     if result.log and tail > 0:  # (log[-0:] would be the whole log)
         lines.append("  last lines of the session (> sent, < received, # note):")
-        lines.extend("    " + entry for entry in result.log[-tail:])
+        lines.extend("    " + _cut(entry) for entry in result.log[-tail:])
     if result.stderr_tail and tail > 0:
         lines.append("  last lines of the engine's stderr:")
-        lines.extend("    " + entry for entry in result.stderr_tail[-tail:])
+        lines.extend("    " + _cut(entry) for entry in result.stderr_tail[-tail:])
     return lines
 
 
