@@ -246,7 +246,7 @@ def test_the_report_cuts_long_lines():
                             default_timeout=5)
     report = format_failure(result, 12)
     assert max(len(line) for line in report) < 400
-    assert "... (99700 more characters)" in "\n".join(report)
+    assert "more characters)" in report[0] and "more characters)" in report[1]
 
 
 def test_lines_end_at_newlines_only():
