@@ -75,7 +75,8 @@ def book() -> None:
 @book.command()
 @variant_option("The game whose book is built.")
 @click.option("--plies", type=click.IntRange(1, 60), required=True,
-              help="Book positions up to this many plies from the start.")
+              help="Length of the book's lines in plies: positions from the start to "
+                   "one ply short of it get entries.")
 @click.option("--depth", type=click.IntRange(1, 64), required=True,
               help="Search depth for each position.")
 @click.option("--movetime", type=Seconds(), default=None,
