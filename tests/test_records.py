@@ -166,8 +166,11 @@ def test_unterminated_last_game():
     with pytest.raises(RecordError) as info:
         list(read_games(text + "F9"))
     assert info.value.game == 2 and "no result token" in str(info.value)
-    games = list(read_games(text + "F9", allow_unterminated=True))
+    games = list(read_games(text + "F9\n", allow_unterminated=True))
     assert [g.result for g in games] == ["1-0", "*"] and games[1].moves == ["D6-F8", "H11-F9"]
+    # with not even a line end after it, the last move may be cut (H11-F9 of H11-F9-H9)
+    games = list(read_games(text + "F9", allow_unterminated=True))
+    assert [g.result for g in games] == ["1-0", "*"] and games[1].moves == ["D6-F8"]
 
 
 def test_replay_wcf_2009_reaches_the_stated_position():
@@ -333,6 +336,17 @@ def test_read_games_skips_a_byte_order_mark_and_quotes_at_most_40_characters():
         with pytest.raises(RecordError) as err:
             list(read_games(huge))
         assert len(str(err.value)) < 150 and "...'" in str(err.value)
+
+
+def test_a_game_cut_off_at_the_end_of_the_text_drops_what_may_be_cut():
+    base = '[Event "x"]\n[Variant "Camelot"]\n\n1. C6-B5 L11-K10 2. '
+    # The text ends in a move, not even a line end after it: the writer may have been cut
+    # off inside it (C6-E8 of C6-E8-G8), so it is left out; after a line end it is whole.
+    for tail, moves in (("C6-E8", 2), ("C6-E8\n", 3), ("{a comm", 2), ("1/2-1", 2)):
+        (game,) = read_games(base + tail, allow_unterminated=True)
+        assert game.result == "*" and len(game.moves) == moves, tail
+    (game,) = read_games(base + "1-0", allow_unterminated=True)  # a whole result stands
+    assert game.result == "1-0"
 
 
 def test_a_record_cut_off_inside_a_move_says_so():

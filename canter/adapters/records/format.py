@@ -516,9 +516,12 @@ class _Token:
     line: int
     value: str = ""
     last: bool = False  # a word nothing follows in the file (but white space)
+    at_end: bool = False  # a word the text ends in, not even a line end after it
 
 
-def _tokens(text: str) -> Iterator[_Token]:
+def _tokens(text: str, cut_ok: bool = False) -> Iterator[_Token]:
+    """The tags, comments and words of `text`. With `cut_ok` (a file a writer may have been
+    cut off in), a comment still open at the end ends the text instead of raising."""
     # Lines end at a newline only (not at every break str.splitlines knows), as the
     # arbiter counts them when it resumes a file.
     lines = [line.removesuffix("\r") for line in text.split("\n")]
@@ -564,6 +567,8 @@ def _tokens(text: str) -> Iterator[_Token]:
                     parts.append(raw[i + 1 :])
                     while True:
                         if n >= len(lines):
+                            if cut_ok:
+                                return
                             raise RecordError(start_line, "comment '{' is never closed")
                         raw = lines[n]
                         lineno = n + 1
@@ -582,7 +587,8 @@ def _tokens(text: str) -> Iterator[_Token]:
                 while j < len(raw) and not raw[j].isspace() and raw[j] not in "{;()":
                     j += 1
                 yield _Token("word", raw[i:j], lineno,
-                             last=lineno == final and not raw[j:].strip())
+                             last=lineno == final and not raw[j:].strip(),
+                             at_end=lineno == len(lines) and j == len(raw))
                 i = j
 
 
@@ -591,7 +597,10 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
     numbers and NAGs (`$3`) are tolerated. A game ends with its result token; a RecordError
     names the line of anything malformed. With `allow_unterminated`, a last game cut off
     before its result token (an interrupted writer) is returned with result "*" instead of
-    raising. A byte-order mark at the start is no part of the record."""
+    raising; so is one cut inside a comment or a result, and one that ends in a move with
+    not even a line end after it, without that move: the writer may have been cut off
+    inside it (`C6-E8` of `C6-E8-G8`). A byte-order mark at the start is no part of the
+    record."""
     if text.startswith("\ufeff"):
         text = text[1:]
     game: GameRecord | None = None
@@ -605,7 +614,7 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
         return GameRecord(line=line)
 
     try:
-        for tok in _tokens(text):
+        for tok in _tokens(text, cut_ok=allow_unterminated):
             if tok.kind == "tag":
                 if game is not None and in_moves:
                     raise RecordError(
@@ -657,11 +666,18 @@ def read_games(text: str, *, allow_unterminated: bool = False) -> Iterator[GameR
                 # no move; replaying the record checks that the moves themselves are legal.
                 continue
             if RESULT_RE.match(word):
-                _finish(game, word, tok.line)
+                try:
+                    _finish(game, word, tok.line)
+                except RecordError:
+                    if tok.at_end and allow_unterminated:
+                        break  # (`1/2-1` of `1/2-1/2`)
+                    raise
                 yield game
                 game = None
                 in_moves = False
                 continue
+            if tok.at_end and allow_unterminated:
+                break  # a move or result the writer may have been cut off inside
             if not _MOVE_RE.match(word):
                 if tok.last:  # the file's last word: a writer cut off
                     raise RecordError(tok.line, f"the record is cut off inside a move: it "
