@@ -349,6 +349,24 @@ def test_a_game_cut_off_at_the_end_of_the_text_drops_what_may_be_cut():
     assert game.result == "1-0"
 
 
+def test_the_writer_refuses_a_game_the_reader_would_refuse():
+    # Records are appended: one the reader cannot read would make the rest of its file
+    # unreadable too.
+    bad_tag = GameRecord.new("camelot", ["a", "b"], **{"My-Tag": "x"})
+    spaced = GameRecord.new("camelot", ["a", "b"])
+    spaced.add_move("D6 F8")
+    three = GameRecord.new("camelot", ["a", "b"])
+    three.result = "1-0-0"
+    for game, needle in ((bad_tag, "tag name 'My-Tag'"), (spaced, "move 'D6 F8'"),
+                         (three, "does not have 2 parts")):
+        with pytest.raises(ValueError, match=needle):
+            write_game(game)
+    fine = GameRecord.new("camelot", ["a", "b"], Annotator="x")
+    fine.add_move("d6f8")
+    (back,) = read_games(write_game(fine))
+    assert back.moves == ["d6f8"] and back.tags["Annotator"] == "x"
+
+
 def test_a_record_cut_off_inside_a_move_says_so():
     from canter.adapters.records import RecordError, read_games
 

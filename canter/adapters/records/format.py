@@ -390,8 +390,29 @@ def _ordered_tags(game: GameRecord) -> list[tuple[str, str]]:
     return head + list(tags.items())
 
 
+def _check_writable(game: GameRecord) -> None:
+    """ValueError unless the reader will read the game back: records are appended, and one
+    it cannot read would make every later game of the file unreadable too."""
+    for key, _ in _ordered_tags(game):
+        if not _TAG_NAME_RE.fullmatch(key):
+            raise ValueError(f"tag name {_q(key)} is not letters, digits and _")
+    for move in game.moves:
+        if not _MOVE_RE.match(move):
+            raise ValueError(f"move {_q(move)} is not in official notation (C6-E8, F7xF9)")
+    if not RESULT_RE.match(game.result):
+        raise ValueError(f"result {_q(game.result)} is not a result token (1-0, 1/2-1/2, *)")
+    try:
+        nseats = len(game.seat_tags)
+    except ValueError:
+        return  # (no variant the writer knows: the reader checks no seats either)
+    parse_result(game.result, nseats)
+
+
 def write_game(game: GameRecord, width: int = 80) -> str:
-    """The text of one game, ending with an empty line (games are separated by one)."""
+    """The text of one game, ending with an empty line (games are separated by one).
+    ValueError for a game the reader would refuse (a tag name that is not letters, digits
+    and _, a move that is no official notation, a result that is no result token)."""
+    _check_writable(game)
     lines = [f'[{key} "{_escape(value)}"]' for key, value in _ordered_tags(game)]
     lines.append("")
     words: list[str] = []
@@ -500,6 +521,7 @@ def write_games(games: Iterable[GameRecord], stream: IO[str]) -> None:
 # ---------------------------------------------------------------- reading
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 _NUMBER_RE = re.compile(r"^(\d+)(\.+)")
 RESULT_RE = re.compile(r"^(?:\*|\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+)$")  # a result token
 # Files A-N, ranks 1-18: every board of the family.
