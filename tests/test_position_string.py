@@ -117,7 +117,11 @@ def test_cells_that_do_not_exist_are_named_with_the_game():
                           (v.cell_name, -1, "camelot: -1 is not a cell number"),
                           (v.cell_name, 0, "0 is not a cell number"),
                           (v.file_rank, 0, "0 is not a cell number"),
-                          (v.cell_name, 10**6, "1000000 is not a cell number")]:
+                          (v.cell_name, 10**6, "1000000 is not a cell number"),
+                          # a position's piece_at as well (it answered None, or IndexError)
+                          (Position.start("camelot").piece_at, -1, "-1 is not a cell"),
+                          (Position.start("camelot").piece_at, 0, "0 is not a cell"),
+                          (Position.start("camelot").piece_at, 202, "202 is not a cell")]:
         with pytest.raises(CellError) as info:
             ask(arg)
         assert isinstance(info.value, KeyError) and why in str(info.value)

@@ -183,6 +183,11 @@ class Position:
 
     # ---- queries ------------------------------------------------------------------
     def piece_at(self, cell: int) -> tuple[int, str] | None:
+        """(seat, "man" or "knight") on `cell`, None if it is empty; CellError for a number
+        that is no cell of the board (a negative one would index from the end)."""
+        if not (isinstance(cell, int) and 0 <= cell < len(self.cells)
+                and (self.variant.board.mask >> cell) & 1):
+            self.variant.cell_name(cell)  # (raises the game's CellError)
         code = self.cells[cell]
         if code == EMPTY:
             return None
