@@ -367,6 +367,14 @@ def test_the_writer_refuses_a_game_the_reader_would_refuse():
     assert back.moves == ["d6f8"] and back.tags["Annotator"] == "x"
 
 
+def test_tag_values_unescape_quote_and_backslash_only():
+    (game,) = read_games('[Event "a \\q \\" \\\\ z"]\n[Variant "Camelot"]\n\n*\n')
+    assert game.tags["Event"] == 'a \\q " \\ z'  # the unknown escape \q kept as written
+    written = GameRecord.new("camelot", ["a", "b"], event='x\\q "y"')
+    (back,) = read_games(write_game(written))
+    assert back.tags["Event"] == 'x\\q "y"'
+
+
 def test_a_record_cut_off_inside_a_move_says_so():
     from canter.adapters.records import RecordError, read_games
 

@@ -565,7 +565,8 @@ def _tokens(text: str, cut_ok: bool = False) -> Iterator[_Token]:
                 m = _TAG_RE.match(body, pos)
                 if m is None:
                     raise RecordError(lineno, f"malformed tag pair: {_q(body[pos:])}")
-                value = re.sub(r"\\(.)", r"\1", m[2])
+                # Only \" and \\ are escapes; any other backslash stands for itself.
+                value = re.sub(r'\\(["\\])', r"\1", m[2])
                 yield _Token("tag", m[1], lineno, value)
                 pos = m.end()
                 while pos < len(body) and body[pos].isspace():
