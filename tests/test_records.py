@@ -71,6 +71,9 @@ def test_move_comment_forms():
     assert c.score is None and c.text == "just words"
     assert MoveComment("+1.00", 3, 0.5).render() == "+1.00/3 0.5s"
     assert MoveComment("#2", 4, 2.0).render() == "#2/4 2s"
+    # a time that is no time is left out: written, `nans` or `-1s` would read back as text
+    for bad in (float("nan"), -1.0, float("inf")):
+        assert MoveComment("+1.00", 3, bad).render() == "+1.00/3"
 
 
 def test_write_then_read_camelot():

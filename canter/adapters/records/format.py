@@ -15,6 +15,7 @@ plain reader/writer stays light).
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -180,7 +181,8 @@ class MoveComment:
         parts = []
         if self.score is not None:
             parts.append(f"{self.score}/{self.depth if self.depth is not None else 0}")
-            if self.time is not None:
+            if self.time is not None and math.isfinite(self.time) and self.time >= 0:
+                # (no time is negative or not a number: the reader would take it for text)
                 parts.append(f"{self.time:.3f}".rstrip("0").rstrip(".") + "s")
         if self.text:
             parts.append(_one_line(self.text).replace("}", ")"))
