@@ -441,6 +441,29 @@ def test_isready_and_ping_build_the_race_tables_before_any_search(dialect, comma
     assert _races_built(s)
 
 
+def test_a_changed_rule_clears_the_table():
+    # A position's hash does not hold the rules: a table filled under the old rulings
+    # answered the next search with their scores (-145 under Parker's endings, where a
+    # fresh search scores -227).
+    from canter.engine.search.limits import Limits, StopFlag
+
+    text = "camelot 2/8/10/12/12/12/12/3W1b6/7B4/12/6W5/12/12/10/8/2 w 0,0 - - 0 0"
+
+    def score(s: Session) -> int:
+        s.set_position(text, [])
+        result = s.searcher().search(s.position.copy(), Limits(depth=4), lambda i: None,
+                                     StopFlag())
+        return result.info.score_cp
+
+    fresh = Session()
+    fresh.set_option("Rule Parker 1887", "true")
+    expected = score(fresh)
+    s = Session()
+    score(s)  # fills the table under Camelot's own rulings
+    s.set_option("Rule Parker 1887", "true")
+    assert score(s) == expected
+
+
 def test_isready_allocates_a_changed_hash_table_before_any_search():
     # A first `go` after `setoption name Hash` allocated it on its clock: 0.3 s for 4 GB.
     from canter.engine.search.tt import ENTRY_BYTES

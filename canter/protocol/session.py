@@ -361,6 +361,10 @@ class Session:
             except (ValueError, ProtocolError) as exc:
                 self.rule_overrides = old
                 raise ProtocolError(f"option '{spec.name}' not set: {exc}") from None
+            if overrides != old and self._searcher is not None:
+                # The table's scores are the old rulings' (a position's hash does not
+                # hold the rules): kept, they would answer the next search.
+                self._searcher.clear()
             return self.idle_rules(spec.rule_field)
         elif spec is opt.BOOK_FILE:
             self.book_file = read_book_file(parsed)
