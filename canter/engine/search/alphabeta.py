@@ -169,6 +169,12 @@ QCHARGE_TAKES = 2
 # 147,988 (the same best moves at all five). Off: at 8, 0.10 of a ply deeper in play and
 # -38.3 +/- 51.2 over 182 games at 10+0.1 (docs/search.md, "The evaluation's grain").
 GRAIN = 0
+# A forced node (one legal move) is searched a ply deeper (the single-reply extension) and
+# stored in the table at the depth it was asked for: stored at the raised depth, as until
+# 2026-12-01 (switch `store_extended=1`), it answered a probe one ply deeper, whose search
+# would have extended once more, and lost that ply of a forced line (a Camette position
+# scored -11 for a move that loses in four; docs/search.md, "Forced nodes in the table").
+STORE_EXTENDED = 0
 
 
 # The switches an engine may be given from outside (the `Search Switches` option,
@@ -180,7 +186,7 @@ SWITCHES = {
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
     "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1, "duty_pat": 1000,
-    "grain": 64, "root_margin": 64,
+    "grain": 64, "root_margin": 64, "store_extended": 1,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -634,8 +640,14 @@ class Search:
             value = self._null_move(pos, depth, beta, ply, static)
             if value is not None:
                 return value
+        # The depth the node is stored at: the depth it was asked for. A forced node
+        # searched one deeper is what any search of it at that depth does, and stored at
+        # the raised depth it would answer a probe one deeper, which extends to one more.
+        table_depth = depth
         if not several and self.extend and ply < 2 * self.depth_now + 4:
             depth += 1  # single-reply extension: forced moves cost no depth
+            if self.store_extended:
+                table_depth = depth
         elif (self.capext and several and depth <= 1 and ply < 2 * self.depth_now + 4
               and self.capexts < self.capext_max and movegen.must_capture(pos)):
             # Capture extension: at the last ply, a choice between compulsory captures
@@ -643,6 +655,7 @@ class Search:
             # (everywhere in the tree it cost 5.6 times the nodes at depth 4). An exchange
             # extends at each of its captures; `capext_max` caps the extensions of a line.
             depth += 1
+            table_depth = depth  # (a search of it at depth 2 is the same two plies)
             self.capexts += 1
             capture_extended = True
             if self.watch is not None:
@@ -770,7 +783,8 @@ class Search:
                     self.watch("resumed", pos, moves[1:], depth)
         if staged is not None:
             self._close_stage()
-        self.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
+        self.tt.store(key, table_depth, bound_of(best, alpha0, beta),
+                      relative(best, WIN_BOUND, ply),
                       best_move._key if best_move else None)
         if capture_extended:
             self.capexts -= 1
@@ -1109,6 +1123,7 @@ class Search:
                         self.seat_k[s] = 1
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
+        self.store_extended = bool(self.options.get("store_extended", STORE_EXTENDED))
         # On in two-sided games: +69 Elo at 10+0.1 in Camelot (docs/search.md, "The
         # capture extension at 10+0.1"); the others share the capture duty it is about.
         # Three seats: off (-9.4 +/- 15.3 over 1,002 Tri-Camelot games at 10+0.1).

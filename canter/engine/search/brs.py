@@ -22,6 +22,7 @@ from __future__ import annotations
 from canter.engine.rules import movegen
 from canter.engine.search.common import (
     INF,
+    MAX_NODE_SALT,
     MIN_NODE_SALT,
     NO_CUTOFF,
     WIN,
@@ -160,7 +161,7 @@ class BestReply:
             if s._sign(pos.turn) == side:
                 return s._quiesce(alpha, beta, ply, 0)
             return -s._quiesce(-beta, -alpha, ply, 0)
-        key = h ^ s.salt ^ (0 if is_max else MIN_NODE_SALT)
+        key = h ^ s.salt ^ (MAX_NODE_SALT if is_max else MIN_NODE_SALT)
         v, tt_move = s.tt.lookup(key, NO_CUTOFF if pv_node else depth, alpha, beta, ply,
                                  WIN_BOUND)
         if v is not None:
@@ -175,8 +176,11 @@ class BestReply:
         if not moves:
             # This side cannot move: the other layer moves again.
             return -self.node(depth - 1, -beta, -alpha, ply + 1, not is_max, pv_node)
+        table_depth = depth  # (as in the two-sided search: the depth asked for)
         if legal == 1 and s.extend and ply < 2 * s.depth_now + 4:
             depth += 1
+            if s.store_extended:
+                table_depth = depth
         moves = self._order(pos, moves, tt_move, ply)
         rep = s.rep
         alpha0 = alpha
@@ -209,6 +213,6 @@ class BestReply:
                             s._reward(seat, m, depth, ply)
                         break
         _set_turn(pos, entry_turn)
-        s.tt.store(key, depth, bound_of(best, alpha0, beta), relative(best, WIN_BOUND, ply),
-                   best_move._key if best_move else None)
+        s.tt.store(key, table_depth, bound_of(best, alpha0, beta),
+                   relative(best, WIN_BOUND, ply), best_move._key if best_move else None)
         return best

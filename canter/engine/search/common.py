@@ -23,6 +23,10 @@ NO_CUTOFF = 1 << 30  # a depth no table entry reaches: look up the move only
 BRS_PLUS_SALT = _SALT.getrandbits(64)
 OPPK_SALT = [0] + [_SALT.getrandbits(64) for _ in range(64)]  # values depend on the pruning
 READ_SALT = [_SALT.getrandbits(64) for _ in range(3)]  # ... and on which opponents were read
+# Best-Reply max nodes score from the root seat's view, where the seat to move there may be
+# an opponent; the quiescence search below them stores from the mover's view under the
+# unsalted key: the two must not share one.
+MAX_NODE_SALT = _SALT.getrandbits(64)
 
 
 # Stockfish's old Lazy SMP skip pattern: helper i searches an iteration only when
