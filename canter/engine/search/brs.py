@@ -53,9 +53,14 @@ class BestReply:
         s = self.s
         pos = s.pos
         pos.push(line.move)
+        hc = pos.hash
+        # (Counted as the two-seat and max-n roots count their children: a return to this
+        # position below is its second occurrence.)
+        s.rep[hc] = s.rep.get(hc, 0) + 1
         try:
             return -self.node(depth - 1, -beta, -alpha, 1, False, True)
         finally:
+            s.rep[hc] -= 1
             pos.pop()
 
     def _moves(self, pos, is_max: bool) -> tuple[list, int]:
