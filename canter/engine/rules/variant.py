@@ -127,12 +127,10 @@ class Rules:
             if isinstance(value, bool):  # (int(True) is 1: no number was given)
                 raise ValueError(f"{name} must be a whole number, not '{value}'")
             try:
-                if isinstance(value, str) and (len(value.strip()) > 12
-                                               or not value.strip().isascii()):
+                if isinstance(value, str) and (len(value.strip()) > 12 or "_" in value
+                                               or not value.isascii()):
                     # (int() refuses 4,300 digits with a hint of its own, and reads other
                     # scripts' digits and '1_000')
-                    raise ValueError
-                if isinstance(value, str) and "_" in value:
                     raise ValueError
                 value = int(value)
             except (TypeError, ValueError):
