@@ -17,7 +17,7 @@ from canter.engine import Position, format_move, get_variant, parse_move
 MOVE = r"[A-L]\d{1,2}(?:[-x][A-L]\d{1,2})+"
 POINTS = r"(?:1|0|1/2|1/3)"
 OUTPUT_GRAMMAR = re.compile(
-    rf"^(feature .+|pong \d+|move {MOVE}|resign|offer draw|Hint: {MOVE}"
+    rf"^(feature .+|pong(?: .+)?|move {MOVE}|resign|offer draw|Hint: {MOVE}"
     rf"|{POINTS}(?:-{POINTS}){{1,2}} \{{.+\}}"
     rf"|-?\d+ -?\d+ \d+ \d+ {MOVE}(?: {MOVE})*|stat01: \d+ \d+ \d+ \d+ \d+"
     r"|Illegal move \(.+\): .*|Error \(.+\): .+|# .*)$"
@@ -249,6 +249,12 @@ def test_undo_while_thinking_cancels_the_move(engine):
     engine.quiet(0.5)  # the cancelled search never plays
 
 
+def test_ping_echoes_every_word_it_was_sent(engine):
+    engine.start("new", "ping 12 b", "ping")
+    assert engine.read() == "pong 12 b"
+    assert engine.read() == "pong"
+
+
 # ---- during a search -------------------------------------------------------------------
 def test_ping_is_answered_while_the_engine_thinks(engine):
     engine.start("new", "st 4", "usermove C6-C7", "ping 7")
@@ -456,6 +462,8 @@ def test_resign_when_enabled_and_hopeless(engine):
     lost = "camelot 2/8/10/12/12/12/12/12/12/12/3b8/12/2wwww6/10/8/2 b 0,0 - - 0 30"
     engine.start("option Resign Threshold=200", "sd 1", "force", f"setboard {lost}", "go")
     assert engine.until("resign|move .+")[0] == "resign"
+    engine.send("draw", "ping 7")  # too late: the engine has resigned
+    assert engine.read() == "pong 7"
     engine.send("option Resign Threshold=0", "go")
     assert engine.until("resign|move .+")[0].startswith("move ")
     engine.send("draw")  # the engine stands worse: it accepts

@@ -111,6 +111,7 @@ class CecpDialect:
         self.other_clock: float | None = None  # seconds, from `otim`
         self.seat_clock: dict[int, float] = {}  # seconds, from `seattime`
         self.resign_threshold = 0
+        self.resigned = False  # since the game last changed: a draw offer is then too late
         self.current: Search | None = None
         self.last_think: Search | None = None  # its score guides draw offers
         self.pending: threading.Thread | None = None  # see _later
@@ -256,6 +257,7 @@ class CecpDialect:
             if self._hopeless(search):
                 self.out.line("resign")
                 self.force = True
+                self.resigned = True
                 return
             text = self._fmt(best)
             self.session.play(text)
@@ -345,6 +347,7 @@ class CecpDialect:
 
     def _position_changed(self) -> None:
         """After new, setboard, undo, ...: analysis follows the position."""
+        self.resigned = False
         if self.analyzing:
             with self.lock:
                 self._analyze()
@@ -467,6 +470,7 @@ class CecpDialect:
         with self.lock:
             self.analyzing = False
             self.force = False
+            self.resigned = False
             self.seats = {self.session.position.turn}
             self._think()
 
@@ -474,6 +478,7 @@ class CecpDialect:
         self.halt()
         with self.lock:
             self.force = False
+            self.resigned = False
             self.seats = set(range(self.nseats)) - {self.session.position.turn}
 
     def cmd_usermove(self, args: list[str]) -> None:
@@ -497,6 +502,7 @@ class CecpDialect:
         self.halt()
         with self.lock:
             self.session.play(text)
+            self.resigned = False
             if self.analyzing:
                 self._analyze()
                 return
@@ -602,13 +608,14 @@ class CecpDialect:
         # Every earlier command is done: a search they started runs on its own thread.
         with self.lock:
             self.session.prepare()
-        self.out.line("pong" + (" " + echo(args[0]) if args else ""))
+        # N is a number to xboard; whatever a client sent, all of it comes back to be matched.
+        self.out.line("pong" + (" " + echo(" ".join(args)) if args else ""))
 
     def cmd_draw(self, args: list[str]) -> None:
         with self.lock:
             pos = self.session.position
-            if self.nseats != 2 or pos.outcome() is not None:
-                return  # a three-seat draw is not two players' business
+            if self.nseats != 2 or pos.outcome() is not None or self.resigned:
+                return  # a three-seat draw is not two players' business; a resigned game is over
             claimable = pos.rules.repetition == "claim" and pos.can_claim_draw()
             score = None
             for search in (self.current, self.last_think):
