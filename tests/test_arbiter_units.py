@@ -410,3 +410,49 @@ def test_games_drained_at_a_stop_are_not_recorded_once_the_sprt_decides(tmp_path
     assert arbiter.tally.games == deciding
     assert pgn.read_text().count("[Round ") == deciding
     assert not results.empty()  # the games after the deciding one were left unrecorded
+
+
+def test_a_second_interrupt_while_the_workers_stop_keeps_the_games_they_finished(
+        tmp_path, monkeypatch) -> None:
+    # The first interrupt stops the run; game 1 ends normally while it stops, and a second
+    # interrupt lands while the arbiter still waits for game 2's worker. Game 1 is written.
+    import os
+    import signal
+    import threading
+    import time
+
+    from canter.adapters.arbiter import run as run_module
+    from canter.adapters.arbiter.game import GameAborted, GameResult, Player, Settings
+    from canter.adapters.arbiter.openings import Opening
+    from canter.adapters.arbiter.run import Arbiter, RunConfig
+
+    jobs = [Job(n, 0, 0, (0, 1) if n % 2 else (1, 0), 0) for n in (1, 2)]
+    players = [Player(EngineSpec(["x"], name=name), TimeControl(depth=1), 0.0)
+               for name in ("a", "b")]
+    pgn = tmp_path / "stop.pgn"
+    arbiter = Arbiter(RunConfig(players, Settings("camelot"), jobs, [Opening(None)], 2,
+                                concurrency=2, pgn=str(pgn)))
+    first_done = threading.Event()
+
+    def play_game(number, players, opening, settings, pool, abort):
+        if number == 1:
+            arbiter.interrupt.set()  # the first Ctrl-C, as the command's handler sets it
+            assert abort.wait(10)
+            first_done.set()
+            return GameResult(1, _record(1, "1-0"), [[0], [1]], "normal", "x")
+        assert abort.wait(10) and first_done.wait(10)
+        time.sleep(0.3)  # game 1's result is in the queue, its worker gone
+        os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, while the arbiter waits
+        time.sleep(1.0)
+        raise GameAborted
+
+    monkeypatch.setattr(run_module, "play_game", play_game)
+    monkeypatch.setattr(Arbiter, "preflight", lambda self, pool: None)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        outcome = arbiter.run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert outcome.interrupted
+    assert arbiter.tally.games == 1
+    assert pgn.read_text().count("[Round ") == 1

@@ -409,8 +409,13 @@ class Arbiter:
                 cancelled = self.feeder.stop()
                 if cancelled and outcome.stopped_by_sprt:
                     self.say(f"Cancelled {count(cancelled, 'game')} not yet played")
-            for t in workers:
-                t.join(timeout=5.0)
+            try:
+                for t in workers:
+                    t.join(timeout=5.0)
+            except KeyboardInterrupt:
+                # A second interrupt cuts the wait for the workers short, not the writing
+                # of the games that ended while the run stopped (the drain below).
+                outcome.interrupted = True
             if self.feeder is not None and conn is not None:
                 self.feeder.close_engines()
                 conn.close()
