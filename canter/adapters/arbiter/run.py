@@ -405,20 +405,22 @@ class Arbiter:
             self.abort.set()
             if not finished:
                 self.registry.kill_all()  # (also wakes workers blocked reading from one)
-            if self.feeder is not None:
-                cancelled = self.feeder.stop()
-                if cancelled and outcome.stopped_by_sprt:
-                    self.say(f"Cancelled {count(cancelled, 'game')} not yet played")
             try:
+                if self.feeder is not None:
+                    cancelled = self.feeder.stop()
+                    if cancelled and outcome.stopped_by_sprt:
+                        self.say(f"Cancelled {count(cancelled, 'game')} not yet played")
                 for t in workers:
                     t.join(timeout=5.0)
+                if self.feeder is not None and conn is not None:
+                    self.feeder.close_engines()
             except KeyboardInterrupt:
                 # A second interrupt cuts the wait for the workers short, not the writing
                 # of the games that ended while the run stopped (the drain below).
                 outcome.interrupted = True
-            if self.feeder is not None and conn is not None:
-                self.feeder.close_engines()
-                conn.close()
+            finally:
+                if conn is not None:
+                    conn.close()
             try:
                 if unwritten is None:
                     self._drain(results, outcome)
