@@ -407,6 +407,13 @@ def test_canter_solve_refuses_a_proof_of_another_game_or_of_negative_length(tmp_
     assert result.exit_code == 1
     assert "a proof of camette, not of camelot (name the game: canter solve camette" \
         in result.output
+    # A three-seat game is not offered as the one to name: the prover would refuse it.
+    tri = tmp_path / "tri.txt"
+    tri.write_text("# canter proof 1\nclaim tri-camelot a b c d e red 3\n")
+    result = runner.invoke(main, ["solve", "--proof", str(tri), "--no-lines"])
+    assert result.exit_code == 1
+    assert "a proof of tri-camelot, not of camette; the prover is for two-seat games" \
+        in result.output
     line = "camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - - B3-C4 "
     for plies in ("-7", "x", "9" * 5000):
         bad = tmp_path / "bad.txt"
@@ -483,3 +490,80 @@ def test_an_interrupted_proving_run_writes_what_it_proved(tmp_path):
                              text=True, timeout=120)
     assert checked.stdout.startswith("checked "), checked.stdout + checked.stderr
     assert "0 move lines unused" in checked.stdout
+
+
+# ---- the check: claims for either side, and lines no claim reached ----------------------
+AFTER_C3_C4 = "camette 1/1B1/1bbb1/2w2/1w1w1/1W1/1 b 0,0 - -"  # C5xC3xC1 wins for Black
+CAMETTE_START = "camette 1/1B1/1bbb1/5/1www1/1W1/1 w 0,0 - -"
+
+
+def test_a_position_checked_as_blacks_win_does_not_pass_as_whites() -> None:
+    # White's C3-C4 loses to C5xC3xC1; the first claim checks the position after it as
+    # Black's win, and the second, false, claim must not borrow that as White's.
+    text = ("# canter proof 1\n"
+            f"claim {AFTER_C3_C4} black 1\n"
+            f"claim {CAMETTE_START} white 2\n"
+            f"{AFTER_C3_C4} C5xC3xC1 1\n"
+            f"{CAMETTE_START} C3-C4 2\n")
+    with pytest.raises(ProofRejected, match="ends in 'black wins"):
+        verify(text)
+    # The same claim for both sides of one position: one of them is false.
+    both = ("# canter proof 1\n"
+            f"claim {AFTER_C3_C4} black 1\n"
+            f"claim {AFTER_C3_C4} white 1\n"
+            f"{AFTER_C3_C4} C5xC3xC1 1\n")
+    with pytest.raises(ProofRejected):
+        verify(both)
+
+
+def test_checked_answers_leave_out_the_move_lines_no_claim_reached(tmp_path) -> None:
+    path = tmp_path / "extra.txt"
+    path.write_text("# canter proof 1\n"
+                    f"claim {AFTER_C3_C4} black 1\n"
+                    f"{AFTER_C3_C4} C5xC3xC1 1\n"
+                    f"{CAMETTE_START} C3-C4 2\n")  # unchecked, and false
+    checked = CliRunner().invoke(main, ["solve", "--proof", str(path), "--check",
+                                        "--plies", "1"])
+    assert checked.exit_code == 0, checked.output
+    assert "1 move lines unused (and left out of the answers below)" in checked.output
+    assert "start: not proved" in checked.output
+    assert "C3-C4: black wins, at most 1 plies: C5xC3xC1" in checked.output
+    # Unchecked, the file's own word is reported, as documented.
+    unchecked = CliRunner().invoke(main, ["solve", "--proof", str(path), "--plies", "0"])
+    assert "start: white wins" in unchecked.output
+
+
+def test_a_proof_of_gzip_files_joined_end_to_end_is_read_whole(tmp_path):
+    # `cat a.gz b.gz` is one file to gzip's tools; reading only its first part lost lines.
+    import gzip
+
+    text = _shipped_text("camette")
+    half = text.index("\n", len(text) // 2) + 1
+    joined = tmp_path / "joined.txt.gz"
+    joined.write_bytes(gzip.compress(text[:half].encode()) + gzip.compress(text[half:].encode()))
+    whole = tmp_path / "whole.txt"
+    whole.write_text(text)
+    runner = CliRunner()
+    answers = [runner.invoke(main, ["solve", "camette", "--proof", str(path), "--plies", "2",
+                                    "--no-lines"]) for path in (joined, whole)]
+    assert answers[0].exit_code == 0, answers[0].output
+    assert answers[0].output.replace(str(joined), "P") == answers[1].output.replace(
+        str(whole), "P")
+    # The bound is on the whole text, not on each part; and what follows must be gzip too.
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b"#" * (40 << 20)) * 2)
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(bomb), "--no-lines"])
+    assert result.exit_code == 1 and "more than 64 MB unpacked" in result.output
+    joined.write_bytes(joined.read_bytes() + b"trailing words")
+    result = runner.invoke(main, ["solve", "camette", "--proof", str(joined), "--no-lines"])
+    assert result.exit_code == 1 and "not a proof file" in result.output
+
+
+def test_a_node_budget_of_one_expands_one_node():
+    # After C3-C4 Black wins at once (C5xC3xC1): the root's one expansion proves it.
+    pos = after("C3-C4", rules=SOLVE_RULES)
+    prover = Prover()
+    assert prover.prove(pos, 1, nodes=1) is True
+    assert prover.stats.nodes == 1
+    assert prover.prove(Position.start("camette", SOLVE_RULES), 0, nodes=3) is None
+    assert prover.stats.nodes == 1 + 3

@@ -45,6 +45,7 @@ class Checked:
     unused: int = 0  # move lines of the file no claim reached
     max_quiet: int = 0  # longest run of plies without capture before the game is over
     longest: int = 0  # longest line, plies, over every claim
+    used: set[str] = field(default_factory=set)  # the keys of the move lines a claim reached
 
 
 def read(text: str) -> tuple[list[Claim], dict[str, str]]:
@@ -79,11 +80,12 @@ def verify(text: str) -> Checked:
     """Check every claim of a proof file; ProofRejected at the first fault."""
     claims, moves = read(text)
     result = Checked(claims=claims)
-    # Per position: None while on the line being walked (a cycle if met again), then
-    # (height, quiet): the longest line below in plies, and the longest run of
-    # capture-free plies below that reaches a position where the game goes on.
-    done: dict[str, tuple[int, int] | None] = {}
-    used: set[str] = set()
+    # Per winner, per position: None while on the line being walked (a cycle if met
+    # again), then (height, quiet): the longest line below in plies, and the longest run
+    # of capture-free plies below that reaches a position where the game goes on. A
+    # position checked as one side's win says nothing of the other side's claims.
+    done_for: dict[int, dict[str, tuple[int, int] | None]] = {}
+    used = result.used
     for claim in claims:
         try:
             root = Position.from_string(f"{claim.key} 0 0")
@@ -95,7 +97,8 @@ def verify(text: str) -> Checked:
         names = [s.name for s in root.variant.seats]
         if claim.winner not in names:
             raise ProofRejected(f"claim {claim.key}: no seat '{claim.winner}'")
-        height = _walk(root, names.index(claim.winner), moves, done, used, result)
+        winner = names.index(claim.winner)
+        height = _walk(root, winner, moves, done_for.setdefault(winner, {}), used, result)
         if height > claim.plies:
             raise ProofRejected(f"claim {claim.key}: a line lasts {height} plies, "
                                 f"more than the {claim.plies} claimed")

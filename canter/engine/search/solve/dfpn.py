@@ -123,10 +123,11 @@ class Prover:
 
     def _mid(self, pos: Position, thpn: int, thdn: int) -> None:
         stats = self.stats
-        stats.nodes += 1
+        # Checked before the count: a budget of N expands N nodes, and says N when spent.
         if stats.nodes >= self._node_limit or (
                 not stats.nodes & 1023 and time.monotonic() > self._deadline):
             raise Budget
+        stats.nodes += 1
         key = pos.hash
         table = self.table
         old = table.get(key)

@@ -163,10 +163,23 @@ def read_bytes(data: bytes, limit: int | None = None) -> str:
         if limit is None:
             data = gzip.decompress(data)
         else:
-            unpack = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-            data = unpack.decompress(data, limit + 1)
-            if len(data) > limit:
-                raise ValueError(f"more than {limit >> 20} MB unpacked")
-            if not unpack.eof:
-                raise EOFError("the compressed data is cut short")
+            # Member by member: gzip files joined end to end (`cat a.gz b.gz`) are one
+            # file to gzip's tools, and the limit bounds the whole text.
+            parts: list[bytes] = []
+            left, rest = limit + 1, data
+            while True:
+                unpack = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+                part = unpack.decompress(rest, left)
+                parts.append(part)
+                left -= len(part)
+                if left <= 0:
+                    raise ValueError(f"more than {limit >> 20} MB unpacked")
+                if not unpack.eof:
+                    raise EOFError("the compressed data is cut short")
+                rest = unpack.unused_data
+                if not rest.strip(b"\0"):  # (padding after the last member is allowed)
+                    break
+                if rest[:2] != b"\x1f\x8b":
+                    raise EOFError("data after the compressed text that is not gzip")
+            data = b"".join(parts)
     return data.decode("utf-8")
