@@ -568,6 +568,18 @@ def test_cli_a_folder_only_read_must_exist(tmp_path):
     assert not (tmp_path / "nosuch").exists()
 
 
+def test_cli_an_empty_folder_name_is_refused_not_taken_as_the_default(tmp_path, monkeypatch):
+    # `--dir "$TB"` with TB unset built into the default folder, the engine's own.
+    default = tmp_path / "default"
+    monkeypatch.setenv("CANTER_TABLES", str(default))
+    for args in (["build", "--force", "--quiet", "--dir", "", "camette-wK-bK"],
+                 ["probe", "--dir", " ", "camette 1/1w1/5/5/1B3/3/1 w 0,0 - - 0 0"],
+                 ["info", "--dir", ""]):
+        out = CliRunner().invoke(tables_command, args)
+        assert out.exit_code == 2 and "'--dir': is empty" in out.output, out.output
+    assert not default.exists()
+
+
 def test_cli_reads_shipped_tables_whatever_the_folder_when_nothing_is_built(tmp_path,
                                                                             monkeypatch):
     # Camette's tables are shipped: a probe and a build of one that exists need no folder

@@ -32,7 +32,17 @@ from canter.engine.search.endings import (
 # eight-piece Camelot class already holds billions of positions).
 MAX_PIECES = 8
 
+def _named_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    # An empty --dir (a script's unset variable, `--dir "$TB"`) would mean the default
+    # folder, the one the engine reads: a build meant for elsewhere would land there.
+    if value is not None and not value.strip():
+        raise click.BadParameter("is empty: name a folder, or leave --dir out for the "
+                                 "default one")
+    return value
+
+
 _dir_option = click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
+                           callback=_named_folder,
                            help="The table folder (default: $CANTER_TABLES or "
                            "~/.cache/canter/tables).")
 
