@@ -47,6 +47,17 @@ class LazyGroup(click.Group):
             return _unavailable(name)
         return getattr(module, attr)
 
+    def invoke(self, ctx: click.Context) -> object:
+        # Ctrl-C in a command that does not handle it (perft, bench, book build, tables
+        # build, ...): exit 130, as the shells and the commands that handle it do, not
+        # click's "Aborted!" and 1, which a script cannot tell from a failure. What such a
+        # command writes is written whole as it goes, so there is nothing to save.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted", err=True)
+            ctx.exit(130)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUBCOMMANDS[name][2]) for name in sorted(SUBCOMMANDS)]
         with formatter.section("Commands"):

@@ -32,3 +32,22 @@ def test_bad_input_is_named():
     assert illegal.exit_code == 2 and "illegal move D6-D9" in illegal.output
     broken = run("1", "--position", "camelot 2/8 w")
     assert broken.exit_code == 2 and "bad position string" in broken.output
+
+
+def test_ctrl_c_exits_130_as_an_interrupt_not_1_as_a_failure():
+    # click's own answer was "Aborted!" and 1, which a script cannot tell from a failure.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    for args in (["perft", "9"], ["bench", "--depth", "40"]):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "canter", *args], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(2.0)  # well into the count or the search
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        assert child.returncode == 130, (args, out, err)
+        assert err.strip() == "Interrupted", (args, err)
