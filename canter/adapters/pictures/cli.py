@@ -239,6 +239,12 @@ def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | N
         if len(source) == 1 and os.path.isfile(source[0]) and same_file(path, source[0]):
             raise click.BadParameter(f"{path} is the game file being drawn: writing it would "
                                      "destroy the game", param_hint=option)
+        if svg_dir is not None and _is_frame_name(path, svg_dir):
+            # The frames are written first and this file after them, over one of them (or a
+            # frame of a longer game later): told before anything is written.
+            raise click.BadParameter(f"{path} is a frame --svg-dir {svg_dir} writes (its "
+                                     "frames are DIR/000.svg, DIR/001.svg, ...): give a "
+                                     "file of another name", param_hint=option)
         try:
             check_output_file(path)
         except OutputPathError as exc:
@@ -249,6 +255,15 @@ def _check_outputs(svg_path: str | None, svg_dir: str | None, html_path: str | N
             check_output_folder(svg_dir)
         except OutputPathError as exc:
             raise click.BadParameter(str(exc), param_hint="--svg-dir") from None
+
+
+def _is_frame_name(path: str, folder: str) -> bool:
+    """Is `path` a numbered SVG file in `folder`, a name --svg-dir's frames take? Compared
+    by their real paths (fr/./000.svg, a link to the folder), which exist or not."""
+    if not FRAME_NAME.fullmatch(os.path.basename(path)):
+        return False
+    return (os.path.realpath(os.path.dirname(path) or os.curdir)
+            == os.path.realpath(folder))
 
 
 # The mark of a picture or page written to a file, by which a later run knows the file as

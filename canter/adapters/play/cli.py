@@ -58,7 +58,7 @@ def play(variant: str, position_text: str | None, load_path: str | None, game_nu
          movetime: float | None, nodes: int | None, setoptions: tuple[str, ...],
          clock: str | None, save_path: str | None, color: bool | None) -> None:
     """Play in the terminal. Type moves in official notation; 'help' lists the commands
-    (moves, undo, hint, draw, resign, board, save FILE, load FILE [N], help, quit).
+    (moves, undo, hint, draw, resign, board, save FILE, load FILE [N], retry, help, quit).
 
     The engine (default: this canter) is started as a separate program and driven through
     the protocol; --depth, --movetime, --nodes and --clock set how long it thinks (1 s a
@@ -145,6 +145,7 @@ def play(variant: str, position_text: str | None, load_path: str | None, game_nu
         check_replay(start, moves)
     except ValueError as exc:
         raise click.BadParameter(f"{load_path}: {exc}", param_hint="--load") from None
+    _check_terminal(bool(humans))
     if color is None:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     game = TerminalGame(
@@ -181,3 +182,20 @@ def _rules_for(position_text: str, options: dict[str, str]) -> Rules | None:
         return rules_from_options(variant.default_rules, options)
     except (KeyError, IndexError, ValueError):
         return None
+
+
+def _check_terminal(people: bool) -> None:
+    """Refused at once, before an engine is started, with standard output closed (`>&-`:
+    Python then has None for it), where the board and the moves go (and which the engine
+    client needs), or, when `people` play, with standard input closed, where they type."""
+    streams = [("output", sys.stdout)] + ([("input", sys.stdin)] if people else [])
+    for name, stream in streams:
+        try:
+            ok = stream is not None and stream.fileno() >= 0
+        except (OSError, ValueError):  # (io.UnsupportedOperation is both)
+            ok = False
+        if not ok:
+            why = ("a person plays by typing at the prompt (--human none: the engine plays "
+                   "itself)" if name == "input" else "the board and the moves are written "
+                   "there")
+            raise click.ClickException(f"standard {name} is closed: {why}")

@@ -72,6 +72,15 @@ class DrawClaimed(Exception):
     """A person claimed a draw the rules allow."""
 
 
+# A line longer than this is no command nor move (the longest file name a system takes is
+# 4096 bytes): it is dropped whole, so a flood of input without a newline cannot fill memory.
+MAX_LINE = 64 * 1024
+
+
+class LineTooLong(ValueError):
+    """A line longer than MAX_LINE came in; it was read to its end and dropped."""
+
+
 class LineReader:
     """Lines from a file descriptor, with an optional deadline per line.
 
@@ -80,14 +89,43 @@ class LineReader:
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.buffer = b""
+        self.buffer = bytearray()
+        # How much of the buffer is known to hold no newline: each chunk read is searched
+        # once, not the whole buffer again (which was quadratic in the line's length).
+        self.scanned = 0
+        self.dropping = False  # inside a line over MAX_LINE: what comes is thrown away
         self.eof = False
 
     def readline(self, timeout: float | None = None) -> str | None:
         """The next line without its end, None at end of input; TimeoutError if `timeout`
-        seconds pass without a whole line."""
+        seconds pass without a whole line; LineTooLong (once the newline or the end of
+        input has come) for a line of more than MAX_LINE bytes."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while b"\n" not in self.buffer and not self.eof:
+        while True:
+            end = self.buffer.find(b"\n", self.scanned)
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                self.scanned = 0
+                if self.dropping or end > MAX_LINE:
+                    self.dropping = False
+                    raise LineTooLong(f"a line of more than {MAX_LINE:,} bytes")
+                return line.decode("utf-8", "replace").rstrip("\r")
+            self.scanned = len(self.buffer)
+            if len(self.buffer) > MAX_LINE:
+                self.dropping = True  # keep only the fact, never the line
+                self.buffer.clear()
+                self.scanned = 0
+            if self.eof:
+                if self.dropping:
+                    self.dropping = False
+                    raise LineTooLong(f"a line of more than {MAX_LINE:,} bytes")
+                if not self.buffer:
+                    return None
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                self.scanned = 0
+                return line.decode("utf-8", "replace").rstrip("\r")
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -95,15 +133,11 @@ class LineReader:
                 ready, _, _ = select.select([self.fd], [], [], left)
                 if not ready:
                     raise TimeoutError
-            chunk = os.read(self.fd, 4096)
-            if not chunk:
+            chunk = os.read(self.fd, 65536)
+            if chunk:
+                self.buffer += chunk
+            else:
                 self.eof = True
-            self.buffer += chunk
-        if not self.buffer:
-            return None
-        line, sep, rest = self.buffer.partition(b"\n")
-        self.buffer = rest
-        return line.decode("utf-8", "replace").rstrip("\r")
 
 
 def rules_from_options(rules: Rules, options: dict[str, str]) -> Rules:
@@ -147,8 +181,10 @@ MAX_CLOCK_MINUTES = 10_000  # about a week: longer is a typing slip
 
 
 def parse_clock(text: str) -> tuple[float, float]:
-    """'5' -> five minutes, no increment; '5+3' -> five minutes, 3 s per move (seconds)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*", text)
+    """'5' -> five minutes, no increment; '5+3' -> five minutes, 3 s per move (seconds).
+    ASCII digits only: `\\d` and float() would take any script's (Arabic-Indic '١' as 1)."""
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:\+\s*([0-9]+(?:\.[0-9]+)?))?\s*",
+                         text, re.ASCII)
     if not match:
         raise ValueError(f"clock '{text}' is not MINUTES or MINUTES+SECONDS (e.g. 5+3)")
     minutes, increment = float(match.group(1)), float(match.group(2) or 0.0)
@@ -239,7 +275,11 @@ class TerminalGame:
         self.engine = None
         self.clocks = Clocks([clock[0]] * start.variant.nseats, clock[1]) if clock else None
         self.color = color
-        self.reader = reader or LineReader(sys.stdin.fileno())
+        # Only a game a person plays reads the terminal: with no person at the board its
+        # input may well be closed (`canter play --human none <&-`).
+        if reader is None and humans:
+            reader = LineReader(sys.stdin.fileno())
+        self.reader = reader
         self.write = write or (lambda text: print(text, flush=True))
         self.tags = dict(tags or {})
         self.save_path = save_path
@@ -392,12 +432,16 @@ class TerminalGame:
             if self.clocks:
                 timeout = self.clocks.left[seat] - (time.monotonic() - began)
             self.write_prompt(f"{name}> ")
+            assert self.reader is not None  # (built whenever a person plays)
             try:
                 line = self.reader.readline(timeout)
             except TimeoutError:
                 self.clocks.left[seat] = 0.0
                 self.write("")
                 raise TimeForfeit(seat) from None
+            except LineTooLong as exc:
+                self.write(f"{exc}: ignored (no command or move is that long)")
+                continue
             if line is None:
                 return False
             words = line.split()
@@ -415,8 +459,18 @@ class TerminalGame:
                 return False
             handler = self.COMMANDS.get(command)
             if handler is not None:
+                # The clock ran while the prompt waited, whatever the command: a person who
+                # waits and then types 'undo' (or 'load', 'retry', which end the turn too)
+                # has used that time. Charged as the command comes in, before it runs (out
+                # of time already: a forfeit before it changes a thing; the board it shows
+                # has the clock as it is), and given back if the turn goes on, whose time is
+                # then charged whole when it ends.
+                spent = time.monotonic() - began
+                self.charge(seat, spent)
                 if handler(self, args):
                     return True
+                if self.clocks:
+                    self.clocks.left[seat] += spent
                 continue
             if len(words) > 1:
                 self.write(f"unknown command '{command}' (type 'help')")
@@ -439,14 +493,20 @@ class TerminalGame:
         except (NotationError, IllegalMoveError, AmbiguousMoveError) as exc:
             self.write(str(exc))
             return False
-        if self.clocks:
-            spent = time.monotonic() - began
-            if spent > self.clocks.left[seat]:
-                self.clocks.left[seat] = 0.0
-                raise TimeForfeit(seat)
-            self.clocks.left[seat] += self.clocks.increment - spent
+        self.charge(seat, time.monotonic() - began, self.clocks.increment if self.clocks else 0.0)
         self.make(move, f"{self.variant.seats[seat].name} plays")
         return True
+
+    def charge(self, seat: int, spent: float, increment: float = 0.0) -> None:
+        """Take the time a seat's prompt waited off its clock, adding `increment` (given for
+        a move, not for a command such as 'undo'); TimeForfeit if it was more than the
+        clock held. Nothing without clocks."""
+        if not self.clocks:
+            return
+        if spent > self.clocks.left[seat]:
+            self.clocks.left[seat] = 0.0
+            raise TimeForfeit(seat)
+        self.clocks.left[seat] += increment - spent
 
     def make(self, move: Move, who: str, detail: str = "", note: dict | None = None) -> None:
         self.engine_failed = False  # a person moved for it: its next turn is its own again
@@ -526,12 +586,32 @@ class TerminalGame:
         self.engine_failed = False
         return True  # the engine's turn again, with a fresh engine
 
+    def person_seat(self, command: str) -> int | None:
+        """The person's seat a command at the prompt speaks for: the seat to move, or, at
+        an engine's seat (prompted there after it failed), the one seat people play. None,
+        said why, when there are several: which of them meant it is not known."""
+        if self.pos.turn in self.humans:
+            return self.pos.turn
+        if len(self.humans) == 1:
+            return next(iter(self.humans))
+        v = self.variant
+        people = ", ".join(v.seats[s].name for s in sorted(self.humans))
+        self.write(f"{command}: {v.seats[self.pos.turn].name} is the engine's seat and "
+                   f"several people play ({people}): {command} at your own prompt")
+        return None
+
     def cmd_resign(self, args: list[str]) -> bool:
-        raise Resigned(self.pos.turn)
+        # At the engine's seat after it failed, 'resign' gives up the person's game, never
+        # the engine's (which would hand the person the win).
+        seat = self.person_seat("resign")
+        if seat is None:
+            return False
+        raise Resigned(seat)
 
     def cmd_draw(self, args: list[str]) -> bool:
-        """A claim by the person to move; the game ends only when the rules grant it (a
-        draw offer would need the engine's consent, which the protocol does not carry)."""
+        """A claim by the person at the prompt (at the engine's seat after it failed: the
+        one person playing); the game ends only when the rules grant it (a draw offer
+        would need the engine's consent, which the protocol does not carry)."""
         pos = self.pos
         mode = pos.rules.repetition
         if mode != "claim":
@@ -544,7 +624,10 @@ class TerminalGame:
             self.write(f"no draw to claim: this position has occurred {times} "
                        f"time{'s' if times > 1 else ''}, a claim needs 3")
             return False
-        raise DrawClaimed(pos.turn)
+        seat = self.person_seat("draw")  # the engine claims nothing: a person does
+        if seat is None:
+            return False
+        raise DrawClaimed(seat)
 
     def cmd_board(self, args: list[str]) -> bool:
         self.show_board()
@@ -608,6 +691,12 @@ class TerminalGame:
         except ValueError as exc:
             self.write(f"cannot load {args[0]}: {exc}")
             return False
+        # Everything is checked: from here on nothing can fail. The engine is not told of
+        # the new game here but dropped, and a fresh one is started when it is next asked
+        # (open_engine gives it the loaded game's rulings): the live engine may have died
+        # while idle, or refuse a ruling of the record (a quiet limit beyond its range),
+        # and open_engine reports either as an engine failure the person can go on from.
+        self.close_engine()
         self.start = start.copy()
         self.pos = start.copy()
         for move in moves:
@@ -618,9 +707,6 @@ class TerminalGame:
         self.result_text, self.result_token, self.termination = None, "*", None
         self.engine_failed = False
         self._take_recorded_result()
-        if self.engine is not None:
-            self.engine.configure(self._rule_options(self.engine))
-            self.engine.new_game()
         self.write(loaded_text(args[0], len(moves), number, games))
         self.show_board()
         return True  # the seat to move may have changed
