@@ -76,6 +76,17 @@ def test_move_comment_forms():
         assert MoveComment("+1.00", 3, bad).render() == "+1.00/3"
 
 
+def test_a_move_with_a_time_and_no_score_gets_no_empty_comment():
+    # (a person's or a book move timed at 0.0 s: the format carries a time after a score)
+    game = GameRecord.new("camelot", ["a", "b"])
+    game.add_move("C6-C7", time=0.0)
+    game.add_move("C11-C12", score="+0.10", depth=1, time=0.0)
+    game.set_result("*")
+    text = write_game(game)
+    assert "{}" not in text and "1. C6-C7 C11-C12 {+0.10/1 0s}" in text, text
+    assert [c is None for c in read_games(text).__next__().comments] == [True, False]
+
+
 def test_write_then_read_camelot():
     game = GameRecord.new(
         "camelot", ["canter 0.1", 'the "other"'], event="t", round="3", time_control="40/60+0.5"

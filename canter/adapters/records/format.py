@@ -189,6 +189,12 @@ class MoveComment:
         return " ".join(parts)
 
 
+def _rendered(comment: MoveComment | None) -> str:
+    """A move's comment as written, "" for none: one that says nothing the format can
+    carry (a time with no score) is left out rather than written as `{}`."""
+    return comment.render() if comment is not None else ""
+
+
 def score_text(cp: int | None = None, win: int | None = None) -> str:
     """Comment score for a centi-unit score or a win/loss in N moves (client Score)."""
     if win is not None:
@@ -440,18 +446,18 @@ def write_game(game: GameRecord, width: int = 80) -> str:
             if i == 0 or movers[i] <= movers[i - 1]:
                 words.append(f"{number}." if movers[i] == 0 or i else f"{number}...")
             words.append(move)
-            comment = game.comments[i] if i < len(game.comments) else None
-            if comment is not None:
-                words.append("{" + comment.render() + "}")
+            comment = _rendered(game.comments[i] if i < len(game.comments) else None)
+            if comment:
+                words.append("{" + comment + "}")
             continue
         if i == 0:
             words.append(f"{number}." if seat == 0 else f"{number}...")
         elif seat == 0:
             words.append(f"{number}.")
         words.append(move)
-        comment = game.comments[i] if i < len(game.comments) else None
-        if comment is not None:
-            words.append("{" + comment.render() + "}")
+        comment = _rendered(game.comments[i] if i < len(game.comments) else None)
+        if comment:
+            words.append("{" + comment + "}")
         seat += 1
         if seat == nseats:
             seat = 0
