@@ -16,9 +16,26 @@ from pathlib import Path
 
 import click
 
+from canter.adapters.gui.table import MAX_MOVETIME, MIN_MOVETIME
 from canter.adapters.params import Seconds
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class SecondsUpTo(Seconds):
+    """Seconds from `low` to `high`: a value the board would refuse is refused here, as
+    a bad option, before any engine starts."""
+
+    def __init__(self, low: float, high: float) -> None:
+        super().__init__(low, low_open=False)
+        self.high = high
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        seconds = super().convert(value, param, ctx)
+        if seconds > self.high:
+            self.fail(f"{value} seconds: at most {self.high:g}", param, ctx)
+        return seconds
 
 
 @click.command(name="gui")
@@ -30,8 +47,9 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--human", "human_text", metavar="SEATS",
               help="Seats played by people: seat names separated by ',', 'all' or 'none'. "
                    "Default: the first seat.")
-@click.option("--movetime", type=Seconds(0.01, low_open=False),
-              help="Engine seats' time per move in seconds (default 1).")
+@click.option("--movetime", type=SecondsUpTo(MIN_MOVETIME, MAX_MOVETIME),
+              help=f"Engine seats' time per move in seconds, {MIN_MOVETIME:g} to "
+                   f"{MAX_MOVETIME:g} (default 1).")
 @click.option("--depth", type=click.IntRange(1, 60), help="Engine seats' search depth.")
 @click.option("--rule", "rule_texts", multiple=True, metavar="NAME=VALUE",
               help="A rules option for the referee (and the engines that have it), e.g. "
@@ -129,7 +147,14 @@ def gui(engine_texts: tuple[str, ...], variant: str, human_text: str | None,
         for worker in (Mover(table), Ticker(table)):
             worker.start()
         if watcher is not None:
-            watcher.poll()
+            # The first look, before the address is printed (a game the referee refuses
+            # is shown on the board, as later ones are). One that fails otherwise ends
+            # the run with one error line, not a traceback.
+            try:
+                watcher.poll()
+            except Exception as exc:
+                raise click.ClickException(
+                    f"--watch {watch_path}: {type(exc).__name__}: {exc}") from None
             watcher.start()
         run_in_thread(server)
         click.echo(f"canter gui: {url}")

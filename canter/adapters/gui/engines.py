@@ -12,13 +12,15 @@ import shlex
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from canter.adapters.client import Engine, EngineError, EngineStateError
+from canter.adapters.client import Engine, EngineError, EngineRefused, EngineStateError
 
 # A referee answers in well under a millisecond; ten seconds cover a loaded machine.
 REFEREE_TIMEOUT = 10.0
 # A search limited by depth or nodes only has no clock to overrun: after this long it is
-# reported as stalled (a time-limited search is stalled at its limit plus a margin).
+# reported as stalled (a time-limited search is stalled at its limit plus a margin). Not
+# for analysis: `go infinite` has no end to overrun (see EngineSlot.process).
 SEARCH_STALL = 300.0
 
 
@@ -64,9 +66,13 @@ class EngineSlot:
                 self._processes.pop(role, None)
             if engine is not None:
                 engine.close()
+            # An analysis runs until it is stopped: a search deadline would end a working
+            # analysis after SEARCH_STALL seconds, however many lines it printed. One that
+            # ignores `stop` is killed by the Analyser instead.
+            stall = None if role == "analyse" else SEARCH_STALL
             # In a session of its own: a kill takes a wrapper's engine with it.
             engine = Engine.start(self.command, name=self.given_name,
-                                  search_timeout=SEARCH_STALL, new_session=True)
+                                  search_timeout=stall, new_session=True)
             with self.lock:
                 closed = self._closed
                 if not closed:
@@ -133,12 +139,17 @@ class EngineSlot:
                     engine.kill()
 
     def restart(self) -> None:
-        """Drop every process; the next use starts a fresh one."""
+        """Drop the playing process, and any process that has died; the next use starts a
+        fresh one. A running analysis goes on: Restart engine is about the seats' play,
+        and an analysis in a working process has nothing to recover from."""
         with self.lock:
-            processes, self._processes = self._processes, {}
-            self.variant.clear()
-            self.options.clear()
-        for engine in processes.values():
+            dropped = {role: engine for role, engine in self._processes.items()
+                       if role == "play" or not engine.alive}
+            for role in dropped:
+                del self._processes[role]
+                self.variant.pop(role, None)
+                self.options.pop(role, None)
+        for engine in dropped.values():
             engine.close()
 
     def alive(self) -> bool:
@@ -172,12 +183,14 @@ def start_referee(command: Sequence[str] | None = None) -> Referee:
 
 
 class Referee:
-    """The referee process, started again when it has died: the board asks it about every
-    position, and a board whose referee is gone could only show errors until restarted.
+    """The referee process, started again when it has died or stops answering: the board
+    asks it about every position (holding the table's lock), and a board whose referee is
+    gone or hung could only show errors, each after a wait, until restarted.
 
     It stands in for the client's Engine. What the board set (options, the position) is
-    kept and set again in a new process before the question that found the old one dead
-    is asked once more; a refusal from a living referee is passed on as it came."""
+    kept and set again in a new process before the question that found the old one dead,
+    stalled or talking nonsense is asked once more; a refusal (EngineRefused) is the
+    referee's answer, and is passed on as it came."""
 
     def __init__(self, start: Callable[[], Engine]) -> None:
         self._start = start
@@ -214,20 +227,31 @@ class Referee:
             return method
         return lambda *args, **kwargs: self._ask(name, *args, **kwargs)
 
-    def _ask(self, name: str, *args, **kwargs):
+    def _ask(self, name: str, *args: Any, **kwargs: Any) -> Any:
         try:
             return getattr(self.engine, name)(*args, **kwargs)
+        except EngineRefused:
+            raise
         except EngineError:
-            if self.engine.alive or self._closed:
+            # Dead, stalled (SIGSTOP, a loop) or out of step: a living process that missed
+            # its answer cannot be trusted with the next question either, and asking it
+            # would cost every later question the same wait. A new one is cheap.
+            if self._closed:
                 raise
         self._restart()
         return getattr(self.engine, name)(*args, **kwargs)
 
     def _restart(self) -> None:
-        self.engine.close()
+        self.engine.close()  # (kills it first: a stopped process dies of SIGKILL too)
         self.engine = self._start()
         self.restarts += 1
-        if self._options:
-            self.engine.configure(dict(self._options))
-        if self._position is not None:
-            self.engine.checked_position(*self._position)
+        try:
+            if self._options:
+                self.engine.configure(dict(self._options))
+            if self._position is not None:
+                self.engine.checked_position(*self._position)
+        except BaseException:
+            # Half set up, it would answer for another game: the next question starts
+            # another process instead (a closed engine fails every call).
+            self.engine.close()
+            raise

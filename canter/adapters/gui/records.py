@@ -13,11 +13,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from canter.adapters.client import EngineError
 from canter.adapters.gui.table import Ending, Table, TableError
 from canter.adapters.records.format import (
     GameRecord,
     RecordError,
     decode_records,
+    parse_result,
     read_games,
     result_from_ranking,
     write_game,
@@ -61,29 +63,57 @@ def take(table: Table, game: GameRecord) -> None:
         raise TableError(str(exc)) from None
     if variant not in table.variants:
         raise TableError(f"the referee does not know {variant}")
-    start = game.start_position or "startpos"
+    # As a typed position string: the record reader splits lines at \n only, so a tag may
+    # hold a \r (or another control space) that no engine command line can carry.
+    start = " ".join((game.start_position or "").split()) or "startpos"
     ending = None
-    if game.result != "*":
+    dropped = None
+    seats = table.variant_seats.get(table.played_variant(variant, start))
+    if game.result != "*" and seats is not None and not _fits(game.result, len(seats)):
+        # The record's result is for another number of seats than the game played (its
+        # Variant tag and its position string name different games): not this game's
+        # result, and a record saved with it could not be written.
+        dropped = game.result
+    elif game.result != "*":
         reason = game.tags.get("Reason") or game.tags.get("Termination") or "as recorded"
         ending = Ending(f"{game.result} ({reason})", None, [], token=game.result,
                         reason=game.tags.get("Reason"),
                         termination=game.tags.get("Termination"))
     table.load_moves(variant, start, list(game.moves), ending, game.players)
+    if dropped is not None:
+        note = (f"the recorded result {dropped[:20]} does not fit {table.variant} "
+                f"({len(table.seats)} seats): left out")
+        table.message = f"{table.message}; {note}" if table.message else note
+        table.publish()
+
+
+def _fits(token: str, seats: int) -> bool:
+    """Whether a result token is one of a game of `seats` seats."""
+    try:
+        parse_result(token, seats)
+    except ValueError:
+        return False
+    return True
 
 
 def save(table: Table) -> str:
-    """The game on the table as a record (under its lock)."""
+    """The game on the table as a record (under its lock). A TableError if it cannot be
+    written as one (the page gets a JSON error, never a dropped connection)."""
+    try:
+        return _record(table)
+    except ValueError as exc:
+        raise TableError(f"cannot write a record of this game: {exc}") from None
+
+
+def _record(table: Table) -> str:
     names = [s.name for s in table.seats]
     players = []
     for s in table.seats:
         players.append(table.engines[s.engine].name if s.player == "engine" else "human")
     today = datetime.date.today().strftime("%Y.%m.%d")
     position = None if table.start == "startpos" else table.start
-    try:
-        record = GameRecord.new(table.variant, players, event="canter gui", date=today,
-                                position=position)
-    except ValueError as exc:
-        raise TableError(f"cannot write a record of this game: {exc}") from None
+    record = GameRecord.new(table.variant, players, event="canter gui", date=today,
+                            position=position)
     for move in table.moves:
         record.add_move(move)
     if table.ending is not None and table.ending.ranking:
@@ -128,6 +158,11 @@ class Watcher(threading.Thread):
                 asked = self._asked
             try:
                 self.poll()
+            except Exception as exc:
+                # A look that failed in a way poll() does not expect: reported, and the
+                # file is looked at again when it changes. A watcher that died here would
+                # leave the board on this game for good, whatever the file holds later.
+                self.report(f"{type(exc).__name__}: {exc}")
             finally:
                 with self._answered:
                     self._looked = asked
@@ -154,7 +189,17 @@ class Watcher(threading.Thread):
             if self.is_alive():
                 self._answered.wait_for(lambda: self._looked >= asked, timeout=5.0)
 
+    def report(self, problem: str) -> None:
+        """Show what stands in the way of watching the file (once, not at every look)."""
+        with self.table.lock:
+            message = f"watching {os.path.basename(self.path)}: {problem}"
+            if self.table.message != message:
+                self.table.message = message
+                self.table.publish()
+
     def poll(self) -> None:
+        """Look at the file; show the chosen game if it changed. What the file or its game
+        holds that cannot be shown is reported on the board; other failures are raised."""
         table = self.table
         try:
             st = os.stat(self.path)
@@ -167,18 +212,16 @@ class Watcher(threading.Thread):
             index, game = pick(games, self.game if self.game is None or
                                self.game < len(games) else None)
         except (OSError, TableError) as exc:
-            with table.lock:
-                message = f"watching {os.path.basename(self.path)}: {exc}"
-                if table.message != message:
-                    table.message = message
-                    table.publish()
+            self.report(str(exc))
             # A file that cannot be read as it is now is read again when it changes, not
             # twice a second (a missing file: at every look, until it appears).
             self._seen = stamp if isinstance(exc, TableError) else None
             return
         self._seen = stamp
-        shown = (game.variant, game.start_position or "startpos", tuple(game.moves),
-                 game.result)
+        # (The tags as written: `game.variant` raises for a game the reader does not know,
+        # which take() reports.)
+        shown = (game.tags.get("Variant", ""), game.start_position or "startpos",
+                 tuple(game.moves), game.result)
         with table.lock:
             table.watch = {"file": os.path.basename(self.path), "games": len(games),
                            "game": index, "following": self.game is None}
@@ -193,6 +236,12 @@ class Watcher(threading.Thread):
                 changed = True
             except TableError as exc:
                 table.message = f"watching {os.path.basename(self.path)}: game {index + 1}: {exc}"
+            except EngineError as exc:
+                # The referee failed (it is restarted at the next question): this game is
+                # read again at the next look, not only when the file changes.
+                self._seen = None
+                table.message = (f"watching {os.path.basename(self.path)}: game {index + 1}: "
+                                 f"the referee failed: {exc}")
             table.publish()
         if changed and self.on_change is not None:
             self.on_change()

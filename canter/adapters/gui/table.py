@@ -27,6 +27,8 @@ BARE_CELL = re.compile(r"[A-Za-z][0-9]{1,2}")
 INFO_INTERVAL = 0.125  # at most 8 thinking/analysis updates a second reach the page
 MAX_MULTIPV = 5
 STOP_GRACE = 5.0  # seconds a stopped engine search gets before its process is killed
+# A seat's time per move in seconds, from the page or `canter gui --movetime`.
+MIN_MOVETIME, MAX_MOVETIME = 0.01, 3600.0
 
 
 class TableError(Exception):
@@ -91,7 +93,7 @@ def parse_limit(raw: Any) -> dict[str, float]:
         if value is None or value == "":
             continue
         if key == "movetime":
-            limit[key] = _number(value, "movetime", 0.01, 3600)
+            limit[key] = _number(value, "movetime", MIN_MOVETIME, MAX_MOVETIME)
         elif key == "depth":
             limit[key] = _number(value, "depth", 1, 60, whole=True)
         elif key == "nodes":
@@ -124,7 +126,11 @@ class Table:
         option = referee.options.get("uci_variant")
         self.variants = list(option.var) if option is not None and option.var else [variant]
         self._boards: dict[str, dict[str, Any]] = {}
-        self._referee_at: tuple[str, tuple[str, ...]] | None = None
+        # What the referee holds: (variant, start, moves), and the variant it was set to.
+        # None is "not known" (a question failed half way): the next question sets both
+        # again, so a failure can never leave it answering for another game.
+        self._referee_at: tuple[str, str, tuple[str, ...]] | None = None
+        self._referee_game: str | None = None
         self._snapshots: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         self.start = "startpos"
         self.variant = variant
@@ -172,17 +178,42 @@ class Table:
 
     # ------------------------------------------------------------ the referee
 
-    def _referee_to(self, start: str, moves: list[str] | tuple[str, ...]) -> None:
-        key = (start, tuple(moves))
+    def _referee_to(self, start: str, moves: list[str] | tuple[str, ...],
+                    variant: str | None = None) -> None:
+        """Bring the referee to `start` + `moves` of `variant` (default: the game on the
+        board), setting its variant first when it holds another one."""
+        variant = variant or self.variant
+        key = (variant, start, tuple(moves))
         if self._referee_at == key:
             return
         self._referee_at = None
+        if self._referee_game != variant:
+            self._referee_game = None
+            self._referee_variant(variant)
+            self._referee_game = variant
         self.referee.checked_position(start, list(moves))
         self._referee_at = key
+
+    def _referee_to_new(self, variant: str, start: str, moves: list[str], what: str) -> None:
+        """Bring the referee to a game not yet on the board (a new game, a record). On any
+        failure it is brought back to the game on the board, and a refusal or a start or
+        move no engine line can carry (ValueError) becomes a TableError naming `what`; a
+        referee that stalls or dies is an EngineError, as at any other question."""
+        try:
+            self._referee_to(start, moves, variant)
+        except Exception as exc:
+            self._restore_referee()
+            if isinstance(exc, EngineRefused):
+                raise TableError(f"{what} refused: {exc.reason}") from None
+            if isinstance(exc, ValueError):
+                raise TableError(f"{what} refused: {exc}") from None
+            raise
 
     def board(self, variant: str) -> dict[str, Any]:
         """The referee's description of a variant's board (asked once per variant)."""
         if variant not in self._boards:
+            if self._referee_at is None or self._referee_at[0] != variant:
+                self._referee_to("startpos", [], variant)  # (`board` describes its game)
             layout = self.referee.board()
             if layout.variant != variant:
                 raise TableError(f"the referee describes {layout.variant}, not {variant}", 500)
@@ -199,12 +230,8 @@ class Table:
         """Ask the referee for every variant's board once, so the page knows each game's
         seats before it sets one up."""
         for name in self.variants:
-            if "uci_variant" in self.referee.options:
-                self.referee.configure({"UCI_Variant": name})
-            self._referee_at = None
-            self._referee_to("startpos", [])
+            self._referee_to("startpos", [], name)
             self.board(name)
-        self._referee_at = None
 
     @property
     def variant_seats(self) -> dict[str, list[str]]:
@@ -236,7 +263,8 @@ class Table:
     def new_game(self, variant: str | None, position: str | None,
                  seats: list[dict[str, Any]] | None, keep_seats: bool = False) -> None:
         """Start a game (under the lock): the seats are checked first, then the referee
-        checks the position; a refusal leaves the game on the board as it was."""
+        checks the position; a refusal (TableError) or a referee that fails (EngineError)
+        leaves the game on the board as it was, and the referee on it."""
         variant = variant or self.variant
         if variant not in self.variants:
             raise TableError(f"unknown variant '{str(variant)[:40]}' "
@@ -253,13 +281,7 @@ class Table:
             variant = named
         built = self._build_seats(self.variant_seats.get(variant) or
                                   [s.name for s in self.seats], seats, keep_seats)
-        try:
-            self._referee_variant(variant)
-            self._referee_at = None
-            self._referee_to(start, [])
-        except EngineRefused as exc:
-            self._restore_referee()
-            raise TableError(f"position refused: {exc.reason}") from None
+        self._referee_to_new(variant, start, [], "position")
         # (Only once the game is accepted: a refusal leaves the searches running.)
         self.stop_everything()
         self.variant = variant
@@ -311,10 +333,15 @@ class Table:
             self.referee.configure({"UCI_Variant": variant})
 
     def _restore_referee(self) -> None:
-        """Back to the game on the board after a refused new one."""
+        """Back to the game on the board after a refused new one (or a failed question)."""
         self._referee_at = None
-        self._referee_variant(self.variant)
-        self._referee_to(self.start, self.moves)
+        self._referee_game = None
+        try:
+            self._referee_to(self.start, self.moves)
+        except (EngineError, ValueError):
+            # Left "not known": the next question sets the variant and position again,
+            # and reports what fails then. The error to report now is the first one.
+            pass
 
     def stop_everything(self) -> None:
         """Invalidate the running searches (their moves will be dropped) and ask them to
@@ -548,23 +575,22 @@ class Table:
 
     # ------------------------------------------------------------ loading
 
-    def load_moves(self, variant: str, start: str, moves: list[str],
-                   ending: Ending | None = None, names: list[str] | None = None) -> None:
-        """A game from a record: the referee checks every move (a refusal keeps the game
-        on the board as it was). The seats keep their players; engines wait until resumed."""
+    def played_variant(self, variant: str, start: str) -> str:
+        """The game a record is played as: the one its position string names, whatever a
+        Variant tag says (the referee plays that one, and the board must be its board)."""
         if start != "startpos":
-            # The game is the one the position string names, whatever a Variant tag says:
-            # the referee plays that one, and the board must be its board.
             named = start.split(" ", 1)[0]
             if named in self.variant_seats:
-                variant = named
-        try:
-            self._referee_variant(variant)
-            self._referee_at = None
-            self._referee_to(start, moves)
-        except EngineRefused as exc:
-            self._restore_referee()
-            raise TableError(f"record refused: {exc.reason}") from None
+                return named
+        return variant
+
+    def load_moves(self, variant: str, start: str, moves: list[str],
+                   ending: Ending | None = None, names: list[str] | None = None) -> None:
+        """A game from a record: the referee checks every move (a refusal, TableError, or
+        a referee that fails, EngineError, keeps the game on the board as it was, and the
+        referee on it). The seats keep their players; engines wait until resumed."""
+        variant = self.played_variant(variant, start)
+        self._referee_to_new(variant, start, moves, "record")
         self.stop_everything()  # (only once the record is accepted)
         self.variant = variant
         board = self.board(self.variant)
