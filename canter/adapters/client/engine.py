@@ -19,6 +19,7 @@ import collections
 import math
 import numbers
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -111,13 +112,20 @@ class EngineDied(EngineError):
 
 
 class EngineStalled(EngineError):
-    """No expected answer within the step's timeout. The process is still running."""
+    """No expected answer within the step's timeout, or (`writing`) the engine took no
+    input for that long: its input pipe is full. The process is still running."""
 
-    def __init__(self, step: str, timeout: float | None, elapsed: float):
+    def __init__(self, step: str, timeout: float | None, elapsed: float,
+                 writing: bool = False):
         self.step = step
         self.timeout = timeout
         self.elapsed = elapsed
-        super().__init__(f"engine stalled during {step}: no answer after {elapsed:.3f} s")
+        self.writing = writing
+        if writing:
+            super().__init__(f"engine stalled during {step}: it read none of its input for "
+                             f"{elapsed:.3f} s (the pipe to it is full)")
+        else:
+            super().__init__(f"engine stalled during {step}: no answer after {elapsed:.3f} s")
 
 
 class EngineProtocolError(EngineError):
@@ -308,11 +316,20 @@ class LogRecord:
 # ---------------------------------------------------------------- the pipe
 
 
+# How often a wait for the engine's output asks whether the process still runs, and how
+# long the output of one that has exited may still take to arrive (see _Pipe._next_chunk).
+DEATH_POLL = 0.25
+EXITED_GRACE = 0.5  # (a reader that has output hands it over at once)
+STDERR_CHUNK = 65536  # bytes read from the engine's stderr at once
+_NOTHING = object()  # _Pipe._next_chunk: no output within the timeout
+
+
 class _Pipe(PopenSpawn):
-    """PopenSpawn with two changes an arbiter needs: reads block on the reader thread's
-    queue instead of polling (a thinking engine must not compete with a busy-waiting client
-    for the CPU), and stderr is read on its own (pexpect merges it into stdout, where an
-    engine's diagnostics would pass for protocol lines)."""
+    """PopenSpawn with the changes an arbiter needs: reads block on the reader thread's
+    queue instead of busy-polling (a thinking engine must not compete with a busy-waiting
+    client for the CPU), waking only to see whether the process has ended; stderr is read
+    on its own (pexpect merges it into stdout, where an engine's diagnostics would pass for
+    protocol lines); writes are bounded by a timeout."""
 
     def __init__(
         self,
@@ -340,6 +357,12 @@ class _Pipe(PopenSpawn):
         )
         self.pid = self.proc.pid
         self.closed = False
+        self._unsent = b""  # the part of a line a timed-out write left unwritten
+        self._nonblocking_stdin = False
+        if os.name == "posix" and self.proc.stdin is not None:
+            # Writes wait in select(), bounded by a timeout (see write_line).
+            os.set_blocking(self.proc.stdin.fileno(), False)
+            self._nonblocking_stdin = True
         self._buf = self.string_type()
         self._read_queue: Queue[bytes | None] = Queue()
         self.delayafterread = None
@@ -360,26 +383,104 @@ class _Pipe(PopenSpawn):
         stream = self.proc.stderr
         assert stream is not None
         try:
-            for raw in iter(stream.readline, b""):
-                on_stderr(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            fd = stream.fileno()
+            # Whole chunks, split here: readline() on the unbuffered pipe made one system
+            # call per byte (2 MB of an engine's debug output cost seconds of CPU).
+            started: list[bytes] = []  # a line begun in earlier chunks (joined once: linear)
+            while chunk := os.read(fd, STDERR_CHUNK):
+                *lines, rest = chunk.split(b"\n")
+                if lines and started:
+                    lines[0] = b"".join([*started, lines[0]])
+                    started = []
+                for raw in lines:
+                    self._emit_stderr(on_stderr, raw)
+                if rest:
+                    started.append(rest)
+            if started:  # a last line without its newline
+                self._emit_stderr(on_stderr, b"".join(started))
         except (OSError, ValueError):
             pass
         finally:
             _close_quietly(stream)
 
+    @staticmethod
+    def _emit_stderr(on_stderr: Callable[[str], None], raw: bytes) -> None:
+        # Whatever the logging raises, this thread must read on: were it to end, the pipe
+        # would be closed (or left full) and the engine's next write to stderr would fail
+        # (EPIPE) or block for ever.
+        try:
+            on_stderr(raw.decode("utf-8", errors="replace").rstrip("\r"))
+        except Exception:
+            pass
+
     def read_nonblocking(self, size: int, timeout: float | None) -> str:  # type: ignore[override]
         if not self._buf and not self._read_reached_eof:
             if timeout == -1:
                 timeout = self.timeout
-            try:
-                incoming = self._read_queue.get(timeout=timeout)
-            except Empty:
+            incoming = self._next_chunk(timeout)
+            if incoming is _NOTHING:
                 return self.string_type()
             if incoming is None:
                 self._read_reached_eof = True
             else:
+                assert isinstance(incoming, bytes)
                 self._buf += self._decoder.decode(incoming, final=False)
         return super().read_nonblocking(size, 0)
+
+    def _next_chunk(self, timeout: float | None) -> bytes | None | object:
+        """The reader thread's next chunk, None at the end of the output, or _NOTHING if
+        nothing came within `timeout` (None: no limit).
+
+        The end of the output is not only the pipe's end: a process that has exited is
+        at its end too, once what it wrote has been read. A child of the engine (a helper,
+        a wrapper script's `sleep &`) may hold the pipe open long after the engine died;
+        waiting for the pipe alone, a dead engine would pass for a stalled one, and a wait
+        without a deadline would never end. Hence the wait in slices, asking the process
+        in between."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            exited = self.proc.poll() is not None
+            if exited:
+                # Its last output is in the pipe already: give the reader a moment to
+                # hand it over, then take the silence for the end.
+                wait = EXITED_GRACE
+            elif deadline is None:
+                wait = DEATH_POLL
+            else:
+                wait = min(DEATH_POLL, max(0.0, deadline - time.monotonic()))
+            try:
+                return self._read_queue.get(timeout=wait)
+            except Empty:
+                pass
+            if exited:
+                return None
+            if deadline is not None and time.monotonic() >= deadline:
+                return _NOTHING
+
+    def write_line(self, data: bytes, timeout: float) -> None:
+        """Write all of `data` to the engine's stdin within `timeout` seconds, else raise
+        TimeoutError (what could not be written is kept and goes first next time, so the
+        engine never reads half a line glued to the next one). A blocking write would hang
+        for ever on an engine that no longer reads its input once the pipe is full."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        data = self._unsent + data
+        self._unsent = b""
+        if not self._nonblocking_stdin:
+            stdin.write(data)  # (no non-blocking pipes here: as before, unbounded)
+            return
+        fd = stdin.fileno()
+        deadline = time.monotonic() + timeout
+        while data:
+            try:
+                data = data[os.write(fd, data):]
+                continue
+            except BlockingIOError:
+                pass
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([], [fd], [], remaining)[1]:
+                self._unsent = data
+                raise TimeoutError(f"{len(data)} bytes not written")
 
 
 def _close_quietly(stream: IO[bytes] | None) -> None:
@@ -404,6 +505,13 @@ class _Search:
         self.lines: list[str] = []  # stdout lines read while it ran, bestmove included
         self.claimed = False  # its result was handed to the caller
         self.callback_error: BaseException | None = None  # what `callback` raised
+        # A malformed bestmove ended the search without a result: every later wait for
+        # that result raises this again instead of waiting for a bestmove that never comes.
+        self.error: EngineProtocolError | None = None
+
+    def check(self) -> None:
+        if self.error is not None:
+            raise self.error
 
 
 _NEWLINE = ["\n", pexpect.EOF, pexpect.TIMEOUT]
@@ -419,6 +527,7 @@ FLOOD_GRACE = 1.0
 # own (an `info` callback raised, the body of `with analysis` raised): short, for that
 # exception is what the caller waits to see.
 QUICK_STOP = 0.5
+LOG_ERRORS_KEPT = 100  # exceptions of on_line / the log file kept in Engine.log_errors
 
 
 class Engine:
@@ -430,7 +539,7 @@ class Engine:
 
     def __init__(
         self,
-        command: str | Sequence[str],
+        command: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         *,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
@@ -450,7 +559,11 @@ class Engine:
             # None would let a silent engine hold its caller for ever
             raise ValueError(f"Engine timeout must be a number of seconds above 0, "
                              f"not {timeout!r}")
-        self.command = [command] if isinstance(command, str) else list(command)
+        # One program path may be a str or a pathlib.Path (which is no sequence: list()
+        # of it is a TypeError); the arguments of a list may be paths too.
+        if isinstance(command, (str, os.PathLike)):
+            command = [command]
+        self.command = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in command]
         self._given_name = name
         self.name = name or os.path.basename(self.command[0])
         self._log_lock = threading.RLock()  # on_line may call back into the engine
@@ -461,6 +574,9 @@ class Engine:
         self.strict = strict
         self.on_line = on_line
         self.log: collections.deque[LogRecord] = collections.deque(maxlen=log_limit)
+        # what `on_line` or writing `log_file` raised (the last LOG_ERRORS_KEPT), in order
+        self.log_errors: collections.deque[Exception] = collections.deque(
+            maxlen=LOG_ERRORS_KEPT)
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}  # keyed by lower-case name
         self.exit_code: int | None = None
@@ -509,7 +625,8 @@ class Engine:
     # ------------------------------------------------------------ life cycle
 
     @classmethod
-    def start(cls, command: str | Sequence[str], **kwargs: Any) -> Engine:
+    def start(cls, command: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+              **kwargs: Any) -> Engine:
         """Spawn the engine and do the handshake; on failure the process is killed and the
         error raised. Keyword arguments are those of the constructor."""
         engine = cls(command, **kwargs)
@@ -524,11 +641,13 @@ class Engine:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if exc[0] is None:
-            try:
-                self.quit()
-            except EngineError:
-                pass
+        # Leaving by an exception, the engine still gets its `quit` (it may save state, a
+        # learning file, on the way out), but only QUICK_STOP to end: that exception is
+        # what the caller waits to see. close() then kills what is left.
+        try:
+            self.quit(timeout=None if exc[0] is None else QUICK_STOP)
+        except EngineError:
+            pass
         self.close()
 
     @property
@@ -544,12 +663,15 @@ class Engine:
         the timeout. Returns the exit code."""
         timeout = self.timeout if timeout is None else timeout
         if self.alive:
+            started = time.monotonic()
             try:
-                self._send("quit")
+                self._send("quit", timeout)
             except EngineDied:
                 pass
+            except EngineStalled:
+                pass  # it no longer reads its input: killed below, its time being up
             try:
-                self._proc.proc.wait(timeout=timeout)
+                self._proc.proc.wait(timeout=max(0.0, started + timeout - time.monotonic()))
             except Exception:  # subprocess.TimeoutExpired
                 self._kill()
         self._forget_search()
@@ -567,6 +689,9 @@ class Engine:
             self._kill()
         except OSError:
             pass
+        # Wake a read blocked in another thread now: the end of the output may never
+        # come while a child of the engine holds the pipe open.
+        self._proc._read_queue.put(None)
 
     def _kill(self) -> None:
         # An engine in a session of its own is killed with its whole process group: a
@@ -617,18 +742,29 @@ class Engine:
 
     # ------------------------------------------------------------ raw I/O
 
-    def _record(self, direction: str, line: str) -> None:
+    def _record(self, direction: str, line: str,
+                when: tuple[float, float] | None = None) -> None:
+        """Log one line; `when` is (time.time(), time.monotonic()) if not now."""
+        now, mono = when if when is not None else (time.time(), time.monotonic())
         # stderr lines come from their own thread, hence the lock
         with self._log_lock:
-            now = time.time()
-            elapsed = time.monotonic() - self._started
-            record = LogRecord(now, elapsed, direction, line, self.name)
+            record = LogRecord(now, mono - self._started, direction, line, self.name)
             self.log.append(record)
+            # A failing log file or callback is the caller's problem, not the engine's: raised
+            # here it would end the stderr reader (and the engine with EPIPE) or break off a
+            # protocol step half done (a search attached, its `go` never sent). It is kept
+            # in `log_errors`, and the next lines are logged as usual.
             if self._log_file is not None:
-                self._log_file.write(str(record) + "\n")
-                self._log_file.flush()
+                try:
+                    self._log_file.write(str(record) + "\n")
+                    self._log_file.flush()
+                except Exception as exc:
+                    self.log_errors.append(exc)
             if self.on_line is not None:
-                self.on_line(record)
+                try:
+                    self.on_line(record)
+                except Exception as exc:
+                    self.log_errors.append(exc)
 
     def _tail(self, n: int = 5) -> list[str]:
         with self._log_lock:  # the stderr reader may be adding to the log meanwhile
@@ -651,16 +787,29 @@ class Engine:
         self._check_open()
         self._send(line)
 
-    def _send(self, line: str) -> None:
+    def _send(self, line: str, timeout: float | None = None) -> None:
+        """Write one line; EngineStalled if the engine has not taken it within `timeout`
+        (default: the engine's `timeout`) because its input pipe is full."""
         if "\n" in line or "\r" in line:
             # a line end inside would let the rest run as a command of its own
             raise ValueError(f"one line at a time, not {line[:40]!r}")
-        self._record(">", line)
+        step = line.split(" ", 1)[0]
+        timeout = self.timeout if timeout is None else timeout
+        when = (time.time(), time.monotonic())
         try:
-            self._proc.send(line + "\n")
+            self._proc.write_line((line + "\n").encode("utf-8", errors="replace"), timeout)
+        except TimeoutError:
+            # (what was not written goes first with the next line: see write_line)
+            self._record(">", line, when)
+            raise EngineStalled(step, timeout, time.monotonic() - when[1],
+                                writing=True) from None
         except (BrokenPipeError, OSError, ValueError):
+            self._record(">", line, when)
             self._drain()
-            raise self._died(line.split(" ", 1)[0]) from None
+            raise self._died(step) from None
+        # Logged once written (stamped with the time it was sent): a log or callback
+        # failing before the write would leave the step half done.
+        self._record(">", line, when)
 
     def _drain(self, limit: float = 1.0) -> None:
         """Log what an engine that has ended wrote and no one read yet (its last words are
@@ -747,7 +896,13 @@ class Engine:
                 self._search = None
                 if search is not None:
                     self._ended = search
-                move, ponder = parse_bestmove(stripped)
+                try:
+                    move, ponder = parse_bestmove(stripped)
+                except LineError as exc:
+                    error = EngineProtocolError(step, line, str(exc))
+                    if search is not None:
+                        search.error = error
+                    raise error from None
                 if search is not None:
                     search.result = PlayResult(
                         move=move,
@@ -1032,6 +1187,12 @@ class Engine:
         words = line.split()
         if not words or words[0] != "go" or "\n" in line or "\r" in line:
             raise ValueError(f"not a go line: {line!r}")
+        if len(words) > 1 and words[1].lower() == "perft":
+            # `go perft N` starts no search and never answers with a bestmove: waiting for
+            # one would stall, and leave the client believing a search runs.
+            raise ValueError(f"go_raw() runs searches, and {line!r} starts none (it has no "
+                             f"bestmove): use engine.query({' '.join(words[1:])!r}, "
+                             f"'perft') for its total")
         self._idle("go_raw")
         # what the engine wrote after its last answer (a second bestmove) must not pass
         # for this search's lines
@@ -1054,12 +1215,14 @@ class Engine:
         search = self._raw
         if search is None:
             raise EngineStateError("no search started with go_raw()")
+        search.check()
         if search.result is None:
             self._check_open()
         timeout = self.search_timeout if timeout is None else timeout
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
         while search.result is None:
+            search.check()
             line = self._read_line("search", deadline, started)
             self._dispatch("search", line)
         search.claimed = True
@@ -1104,49 +1267,51 @@ class Engine:
         if len(self.errors) > errors:
             raise EngineRefused("position", self.errors[errors])
 
-    def legal(self, what: str | None = None) -> list[str]:
+    def legal(self, what: str | None = None, *, timeout: float | None = None) -> list[str]:
         """The legal moves of the engine's current position, canonical spellings: all, those
         of the piece on a cell (`legal("F7")`), or those a move text may mean (one, or
         several for an ambiguous short form; EngineRefused with the reason if none)."""
         return self._answer("legal", f"legal {what}" if what else "legal", "legal",
-                            parse_legal)
+                            parse_legal, timeout)
 
-    def result(self) -> tuple[str | None, bool]:
+    def result(self, *, timeout: float | None = None) -> tuple[str | None, bool]:
         """(outcome text or None while the game goes on, whether a draw may be claimed)."""
-        return self._answer("result", "result", "result", parse_result)
+        return self._answer("result", "result", "result", parse_result, timeout)
 
-    def get_position(self) -> str:
+    def get_position(self, *, timeout: float | None = None) -> str:
         """The engine's current position as a position string."""
-        line = self._query("get_position", "getposition", "position", None)
+        line = self._query("get_position", "getposition", "position", timeout)
         return line.split(None, 1)[1] if " " in line else ""
 
-    def board(self) -> BoardLayout:
+    def board(self, *, timeout: float | None = None) -> BoardLayout:
         """The cells, seats and castles of the current position's variant."""
-        return self._answer("board", "board", "board", parse_board)
+        return self._answer("board", "board", "board", parse_board, timeout)
 
-    def pieces(self) -> dict[str, Piece]:
+    def pieces(self, *, timeout: float | None = None) -> dict[str, Piece]:
         """Cell name -> Piece(seat, kind) of the current position."""
-        return self._answer("pieces", "pieces", "pieces", parse_pieces)
+        return self._answer("pieces", "pieces", "pieces", parse_pieces, timeout)
 
-    def turn(self) -> str | None:
+    def turn(self, *, timeout: float | None = None) -> str | None:
         """The seat to move, or None once the game is decided."""
-        return self._answer("turn", "turn", "turn", parse_turn)
+        return self._answer("turn", "turn", "turn", parse_turn, timeout)
 
-    def ranking(self) -> list[list[str]] | None:
+    def ranking(self, *, timeout: float | None = None) -> list[list[str]] | None:
         """How the seats finished, best first (seats sharing a rank share a list); None
         while the game goes on."""
-        return self._answer("ranking", "ranking", "ranking", parse_ranking)
+        return self._answer("ranking", "ranking", "ranking", parse_ranking, timeout)
 
     def _answer(self, call: str, command: str, keyword: str,
-                parser: Callable[[str], Any]) -> Any:
-        line = self._query(call, command, keyword, None)
+                parser: Callable[[str], Any], timeout: float | None) -> Any:
+        # Each waits at most `timeout` seconds (default: the engine's `timeout`).
+        line = self._query(call, command, keyword, timeout)
         try:
             return parser(line)
         except LineError as exc:
             raise EngineProtocolError(command, line, str(exc)) from None
 
-    def _pump(self, search: _Search, step: str, deadline: float | None) -> None:
-        line = self._read_line(step, deadline, search.started)
+    def _pump(self, search: _Search, step: str, deadline: float | None,
+              started: float) -> None:
+        line = self._read_line(step, deadline, started)
         self._dispatch(step, line)
 
 
@@ -1172,14 +1337,18 @@ class Analysis:
     def next(self, timeout: float | None = None) -> Info | None:
         """The next info line, waiting at most `timeout` seconds (default: the deadline
         given to analysis()); EngineStalled after. None once the search has ended."""
-        deadline = self._deadline if timeout is None else time.monotonic() + timeout
+        # A timeout given here counts from this call, and so does the elapsed time an
+        # EngineStalled reports; the search's own deadline counts from its start.
         search = self._search
+        started = search.started if timeout is None else time.monotonic()
+        deadline = self._deadline if timeout is None else started + timeout
         while not search.pending:
             if search.result is not None:
                 search.claimed = True
                 return None
+            search.check()
             self._check_open()
-            self.engine._pump(search, "analysis", deadline)
+            self.engine._pump(search, "analysis", deadline, started)
         return search.pending.popleft()
 
     def _check_open(self) -> None:
@@ -1210,10 +1379,12 @@ class Analysis:
         """Read to `bestmove` (infos stay available to the iterator) and return the result.
         The timeout defaults to the search's own deadline."""
         search = self._search
-        deadline = self._deadline if timeout is None else time.monotonic() + timeout
+        started = search.started if timeout is None else time.monotonic()
+        deadline = self._deadline if timeout is None else started + timeout
         while search.result is None:
+            search.check()
             self._check_open()
-            self.engine._pump(search, "analysis", deadline)
+            self.engine._pump(search, "analysis", deadline, started)
         search.claimed = True
         return search.result
 

@@ -105,8 +105,11 @@ class Option:
             raise ValueError(f"option {self.name!r} is a string: give a text ('' for "
                              f"empty), not None")
         text = str(value)
-        if "\n" in text:
-            raise ValueError(f"option {self.name!r}: a value cannot contain a newline")
+        if "\n" in text or "\r" in text:
+            # Refused here, where configure() checks every option before sending any: the
+            # writer refuses a line end too, but only once the options before are sent.
+            raise ValueError(f"option {self.name!r}: a value cannot contain a line end "
+                             f"(\\n or \\r): {text[:40]!r}")
         return text
 
 
