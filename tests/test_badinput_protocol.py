@@ -671,7 +671,7 @@ def test_ping_without_or_with_odd_arguments_is_answered():
                           input="xboard\nping\nping x\nping \u00e9\nping 1 2\n".encode(),
                           capture_output=True, timeout=30)
     assert proc.stdout.decode("ascii").splitlines() == ["pong", "pong x", "pong \\xe9",
-                                                        "pong 1"]
+                                                        "pong 1 2"]
 
 
 def test_case_count():
