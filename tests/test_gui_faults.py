@@ -310,6 +310,9 @@ def test_restarting_an_engine_keeps_its_running_analysis():
         assert not play.alive and slot.process("play") is not play
         assert analyse.alive and slot.process("analyse") is analyse
         analyse.kill()
+        deadline = time.monotonic() + 10  # (SIGKILL is sent, not waited for)
+        while analyse.alive and time.monotonic() < deadline:
+            time.sleep(0.02)
         slot.restart()  # a dead analysis process goes too (the page shows it dead)
         assert slot.process("analyse") is not analyse and slot.alive()
     finally:
