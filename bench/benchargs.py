@@ -1,14 +1,43 @@
 """Argument types the bench scripts share, so that a mistyped argument is one `error:`
-line from argparse (status 2) before any work, never a traceback after it."""
+line from argparse (status 2) before any work, never a traceback after it.
+
+Imported before any `canter` module, it puts the checkout it sits in first on sys.path: a
+script measures the tree it belongs to (a clone's bench/ its clone), not whichever canter
+is installed; and DEFAULT_ENGINE with engine_env() starts that tree's engine, from any
+folder."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import os
+import shlex
+import sys
+from pathlib import Path
 
-from canter.engine import VARIANT_NAMES
-from canter.engine.search.alphabeta import SWITCHES
+CHECKOUT = Path(__file__).resolve().parent.parent
+if sys.path[:1] != [str(CHECKOUT)]:
+    sys.path.insert(0, str(CHECKOUT))
+
+from canter.engine import VARIANT_NAMES  # noqa: E402  (after the checkout is on the path)
+from canter.engine.search.alphabeta import SWITCHES  # noqa: E402
+
+# --engine of the scripts that drive an engine process: this checkout's (engine_env).
+DEFAULT_ENGINE = shlex.join([sys.executable, "-m", "canter"])
+
+
+def engine_env(command: str) -> dict[str, str] | None:
+    """The environment to start `command` in: for DEFAULT_ENGINE the checkout first on
+    PYTHONPATH, and PYTHONSAFEPATH so that `-m` puts no current folder before it (as
+    strength.checkout_env), else `python -m canter` would be whatever canter the folder
+    or the installation holds. None (the caller's own) for an engine given by hand."""
+    if command != DEFAULT_ENGINE:
+        return None
+    env = dict(os.environ)
+    rest = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = str(CHECKOUT) + (os.pathsep + rest if rest else "")
+    env["PYTHONSAFEPATH"] = "1"
+    return env
 
 # The search's own options: the switches an engine takes from outside, and those only a
 # script sets on a searcher it built (oppk: opponent moves, read: reading opponents, smp:
@@ -34,6 +63,18 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}") from None
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+    return value
+
+
+def share(text: str) -> float:
+    """A share from 0 up to, not including, 1 (of the games held out, say: all of them
+    would leave nothing to work on)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value < 1.0:  # (nan fails this too)
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to below 1, not {text!r}")
     return value
 
 
@@ -83,10 +124,8 @@ def search_option(text: str) -> tuple[str, int]:
     return name, int(value)
 
 
-def existing_path(text: str):
+def existing_path(text: str) -> Path:
     """An existing file, as a Path."""
-    from pathlib import Path
-
     return Path(existing_file(text))
 
 
@@ -104,6 +143,20 @@ def _weight(name: str, sep: str, value: str, text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{name} takes a whole number, as {name}=0, not "
                                          f"{text!r}")
     return name, int(value)
+
+
+def game_records(path: str, **kwargs: bool) -> list:
+    """The game records of a file (read_games_file's keywords). A file that is not game
+    records ends the script with one line, `Error: PATH: not game records (why)`, status 1,
+    rather than a traceback from the reader."""
+    from canter.adapters.records.format import RecordError, read_games_file
+
+    try:
+        return read_games_file(path, **kwargs)
+    except RecordError as exc:
+        raise SystemExit(f"Error: {path}: not game records ({exc})") from None
+    except OSError as exc:
+        raise SystemExit(f"Error: {path}: {exc.strerror or exc}") from None
 
 
 def check_outputs(parser: argparse.ArgumentParser, outputs: tuple[tuple[str, str], ...]) -> None:

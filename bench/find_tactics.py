@@ -52,7 +52,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from benchargs import check_outputs, existing_file, positive_float, seconds_or_none
+from benchargs import (
+    DEFAULT_ENGINE,
+    check_outputs,
+    engine_env,
+    existing_file,
+    positive_float,
+    seconds_or_none,
+)
 from late_losses import LOSER_INDEX, score_in_men
 
 from canter.adapters.client import Engine, Info, Limit
@@ -101,7 +108,13 @@ class Reading:
         second move lacks), so that a long search is worth its time."""
         if self.first >= WON and self.second < WON:
             return True
-        return self.holds((gain + 1) // 2, (gap + 1) // 2)
+        return self.holds(_half(gain), _half(gap))
+
+
+def _half(margin: int) -> int:
+    """Half a margin, rounded up; a margin below 0 (a gain that may be a loss) is kept
+    whole, since half of it would ask more of the screen than of the long search."""
+    return min(margin, (margin + 1) // 2)
 
 
 def lines_of(engine: Engine, position: str, seconds: float) -> dict[int, Info]:
@@ -301,7 +314,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="stop after this many found")
     parser.add_argument("--seen", default="",
                         help="file of examined positions: appended to, and skipped on resume")
-    parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE,
+                        help="the engine's command (default: this checkout's)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     if args.every < 1:
@@ -323,7 +337,8 @@ def main() -> None:
     passed = candidates = found = 0
     started = time.monotonic()
     margin = max(5.0, args.verify, args.st)
-    with Engine.start(shlex.split(args.engine), search_margin=margin) as engine:
+    with Engine.start(shlex.split(args.engine), search_margin=margin,
+                      env=engine_env(args.engine)) as engine:
         engine.configure({"MultiPV": 2})
         for index, (position, source) in enumerate(todo, start=1):
             verdict: Reading | None = None

@@ -163,9 +163,14 @@ def freeze(rev: str, directory: Path | None = None, repo: Path = CHECKOUT,
     build = Build(sha, rev, directory)
     if directory.exists() and not directory.is_dir():
         raise FreezeError(f"--dir {directory} is a file, not a folder")
-    directory.mkdir(parents=True, exist_ok=True)
-    # Two strength tests started at once on one base build it once.
-    with open(directory / ".lock", "a") as lock:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        # Two strength tests started at once on one base build it once.
+        lock = open(directory / ".lock", "a")  # held by the `with` below
+    except OSError as exc:  # a folder that cannot be made or written (/proc, read-only)
+        raise FreezeError(f"--dir {directory}: cannot be used as a build folder "
+                          f"({exc.strerror or exc})") from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         marker = read_marker(directory)
         if marker is not None:

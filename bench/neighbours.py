@@ -26,9 +26,9 @@ import argparse
 import math
 import sys
 
-from benchargs import existing_file
+from benchargs import existing_file, game_records
 
-from canter.adapters.records.format import ReplayError, game_positions, read_games_file
+from canter.adapters.records.format import ReplayError, game_positions
 from canter.engine.search.evaluate import Evaluator
 
 COLUMNS = ("constant", "second seat", "third seat", "own material", "own position",
@@ -40,7 +40,7 @@ def rows_of(paths: list[str], plies: list[int]) -> dict[int, list[tuple[list[flo
     out: dict[int, list[tuple[list[float], int]]] = {p: [] for p in plies}
     ev = None
     for path in paths:
-        for game in read_games_file(path):
+        for game in game_records(path):
             try:
                 start, moves, end = game_positions(game)
             except ReplayError as exc:

@@ -22,9 +22,9 @@ import argparse
 import sys
 from collections import Counter
 
-from benchargs import existing_file
+from benchargs import existing_file, game_records
 
-from canter.adapters.records.format import ReplayError, game_positions, read_games_file
+from canter.adapters.records.format import ReplayError, game_positions
 from canter.engine import get_variant
 from canter.engine.search.evaluate import Evaluator, _distances
 from canter.engine.search.opponents import likely_key
@@ -68,10 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     by_static: Counter[int] = Counter()
     seen = games = legal_total = 0
     for path in args.records:
-        for record in read_games_file(path):
+        for record in game_records(path):
             if args.games and games >= args.games:
                 break
-            if record.variant != VARIANT.name:
+            try:
+                if record.variant != VARIANT.name:
+                    continue
+            except ValueError:  # a Variant tag of no game canter knows: not Tri-Camelot
                 continue
             try:
                 start, moves, _ = game_positions(record)

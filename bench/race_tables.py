@@ -12,16 +12,20 @@ from __future__ import annotations
 import argparse
 import time
 
+from benchargs import positive_int
+from benchargs import variant as variant_name
+
 from canter.engine import get_variant
 from canter.engine.rules.variant import VARIANT_NAMES
 from canter.engine.search.race import PairRace
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("games", nargs="*", default=list(VARIANT_NAMES))
-    p.add_argument("--runs", type=int, default=5, help="builds per table; the best counts")
-    a = p.parse_args()
+    p.add_argument("games", nargs="*", type=variant_name, default=list(VARIANT_NAMES))
+    p.add_argument("--runs", type=positive_int, default=5,
+                   help="builds per table; the best counts")
+    a = p.parse_args(argv)
     print(f"{'game':<12} {'seat':>4} {'ms':>8}")
     for name in a.games:
         variant = get_variant(name)

@@ -35,7 +35,7 @@ import sys
 import time
 from collections import Counter
 
-from benchargs import check_outputs, existing_path, positive_float
+from benchargs import DEFAULT_ENGINE, check_outputs, engine_env, existing_path, positive_float
 from find_tactics import already, read
 from tactics import Entry, same_move, suite_entries
 
@@ -89,7 +89,8 @@ def main() -> None:
     parser.add_argument("--part", type=part, default=(1, 1), metavar="K/N",
                         help="check only the K-th of N interleaved shares of the positions, "
                              "so that N runs on N cores share a suite (default 1/1)")
-    parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE,
+                        help="the engine's command (default: this checkout's)")
     parser.add_argument("--out", required=True, help="where the lines that hold are written")
     args = parser.parse_args()
     if args.st <= 0:
@@ -106,7 +107,8 @@ def main() -> None:
     verdicts: Counter[str] = Counter()
     depths: list[int] = []
     started = time.monotonic()
-    with Engine.start(shlex.split(args.engine), search_margin=max(5.0, args.st)) as engine:
+    with Engine.start(shlex.split(args.engine), search_margin=max(5.0, args.st),
+                      env=engine_env(args.engine)) as engine:
         engine.configure({"MultiPV": 2})
         for index, (position, best, source) in enumerate(todo, start=1):
             reading = read(engine, position, args.st)

@@ -12,7 +12,8 @@ algorithm comparison over all seat assignments.
 
 Games are reproducible: the random and greedy players and the opening plies are seeded by
 the game number; the searcher runs under a node limit, so it never looks at the clock.
-Points: a win 1, a draw 1/2 (two seats) or 1/3 (three seats), a loss 0.
+Points: a win 1, a draw 1/2 (two seats) or 1/3 (three seats), a loss 0; in a team game
+(Grand Cam) both partners of the winning team score 1, and a draw is 1/2 to every seat.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from multiprocessing import Pool
 
 from benchargs import positive_int, search_options, variant
 
-from canter.engine import Position, get_variant
+from canter.engine import Position, format_move, get_variant
 from canter.engine.search.evaluate import _distances
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
@@ -81,10 +82,15 @@ class SearchPlayer:
         self.searcher.algorithm = algorithm
         self.searcher._search.options = dict(options or {})
         self.limits = Limits(nodes=nodes, depth=depth)
-        self.name = f"search({algorithm}{',' + str(options) if options else ''})"
+        self.name = f"search({algorithm}{',' + option_text(options) if options else ''})"
 
     def move(self, pos: Position):
         return self.searcher.search(pos, self.limits, lambda i: None, StopFlag()).best
+
+
+def option_text(options: dict[str, int] | None) -> str:
+    """Search options as they are typed (`qdepth=2,lmr=0`), for the result line."""
+    return ",".join(f"{name}={value}" for name, value in (options or {}).items())
 
 
 def play(variant: str, players: list, opening_seed: int, opening_plies: int,
@@ -105,12 +111,16 @@ def play(variant: str, players: list, opening_seed: int, opening_plies: int,
         pos.push(players[pos.turn].move(pos))
     out = pos.outcome()
     if report is not None:
-        last = [str(m) for m in pos.move_stack[-6:]]
+        # the moves as a player writes them (a Move's repr is its route of cell numbers)
+        last = [format_move(pos.variant, m) for m in pos.move_stack[-6:]]
         report.append(f"{out or 'unfinished'} after {len(pos.move_stack)} plies; "
                       f"last moves {' '.join(last)}\n{pos}")
     if out is None or out.winner is None:
-        return [1 / n] * n
-    return [1.0 if s == out.winner else 0.0 for s in range(n)]
+        # a team game is drawn between two teams: each seat has half, as in two seats
+        teams = len(set(pos.variant.team_of))
+        return [1 / teams] * n
+    # wins_for: in a team game the winner's partner has won too
+    return [1.0 if out.wins_for(s) else 0.0 for s in range(n)]
 
 
 def _job(args) -> tuple[int, list[float], str]:
@@ -154,7 +164,7 @@ def _assignments(n: int, algos: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [c for c in out if len(set(c)) == len(algos)]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", type=variant, default="camelot")
     ap.add_argument("--opponent", choices=("random", "greedy", "ablation", "algorithms"),
@@ -178,7 +188,7 @@ def main() -> None:
                     help="three-seat search of the tested build")
     ap.add_argument("--show-losses", action="store_true",
                     help="print how every game the searcher did not win ended")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     off, base = a.off, a.base
     opening = a.opening if a.opening is not None else (0 if a.opponent == "random" else 2)
     n = get_variant(a.variant).nseats
@@ -191,6 +201,14 @@ def main() -> None:
             search_options(options.replace("/", ","))
         except argparse.ArgumentTypeError as exc:
             ap.error(f"--algorithms: {spec}: {exc}")
+    # Every game seats every algorithm (_assignments): more of them than seats, or one named
+    # twice, leaves no assignment at all, and the games would divide by zero.
+    if a.opponent == "algorithms":
+        if len(set(algos)) < len(algos):
+            ap.error(f"--algorithms {a.algorithms}: an algorithm is named twice")
+        if len(algos) > n:
+            ap.error(f"--algorithms {a.algorithms}: {len(algos)} algorithms, but {a.variant} "
+                     f"has {n} seats")
     jobs = [(i, a.variant, a.opponent, a.nodes, off, opening, base, a.algorithm, a.depth, algos)
             for i in range(a.first, a.first + a.games)]
     started = time.time()
@@ -222,13 +240,14 @@ def main() -> None:
         alg = f" {a.algorithm}" if n > 2 else ""
         print(f"{a.variant} searcher({alg.strip() + ' ' if alg else ''}nodes={a.nodes}"
               f"{f' depth={a.depth}' if a.depth else ''}"
-              f"{' ' + a.base if a.base else ''})"
+              f"{' ' + option_text(a.base) if a.base else ''})"
               f" vs {a.opponent}"
-              f"{' ' + a.off if a.off else ''}: {score:.1f}/{a.games} "
+              f"{' ' + option_text(a.off) if a.off else ''}: {score:.1f}/{a.games} "
               f"({100 * score / a.games:.1f} %), +{wins:.0f} -{losses:.0f} "
               f"={a.games - wins - losses:.0f}")
     print(f"{secs:.0f} s")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,14 +13,13 @@ counted apart.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchargs import positive_int, share
 
-from canter.adapters.arbiter.stats import score_from_elo, sprt  # noqa: E402
+from canter.adapters.arbiter.stats import score_from_elo, sprt
 
 
 def game_probs(elo: float, draws: float) -> tuple[float, float, float]:
@@ -47,17 +46,42 @@ def one_run(rng: random.Random, probs, args) -> tuple[str | None, int]:
     return None, args.max_pairs
 
 
-def main() -> None:
+def elo(text: str) -> float:
+    """A finite Elo difference."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected an Elo difference, not {text!r}")
+    return value
+
+
+def probability(text: str) -> float:
+    """An error rate strictly between 0 and 1 (0 or 1 would make a bound infinite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < 1.0:  # (nan fails this too)
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--elo0", type=float, default=0.0)
-    parser.add_argument("--elo1", type=float, default=5.0)
-    parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--beta", type=float, default=0.05)
-    parser.add_argument("--draws", type=float, default=0.3, help="draw rate per game")
-    parser.add_argument("--runs", type=int, default=400, help="runs per hypothesis")
-    parser.add_argument("--max-pairs", type=int, default=100_000)
+    parser.add_argument("--elo0", type=elo, default=0.0)
+    parser.add_argument("--elo1", type=elo, default=5.0)
+    parser.add_argument("--alpha", type=probability, default=0.05)
+    parser.add_argument("--beta", type=probability, default=0.05)
+    parser.add_argument("--draws", type=share, default=0.3,
+                        help="draw rate per game, from 0 to below 1")
+    parser.add_argument("--runs", type=positive_int, default=400, help="runs per hypothesis")
+    parser.add_argument("--max-pairs", type=positive_int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.elo0 >= args.elo1:  # the SPRT tells elo0 from a higher elo1, no other way
+        parser.error(f"--elo0 ({args.elo0:g}) must be below --elo1 ({args.elo1:g})")
     rng = random.Random(args.seed)
     for true, wrong, nominal in ((args.elo0, "H1", args.alpha), (args.elo1, "H0", args.beta)):
         probs = game_probs(true, args.draws)

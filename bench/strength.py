@@ -427,19 +427,40 @@ def tree_identity() -> str:
     return head if clean else f"{head}+{edits}"
 
 
+def holds_games(pgn: str) -> bool:
+    """Has the record file anything in it (a game, or part of one)? Read only up to its
+    first non-blank byte."""
+    try:
+        with open(pgn, "rb") as f:
+            while chunk := f.read(1 << 16):
+                if chunk.strip():
+                    return True
+    except OSError:
+        pass  # missing (or unreadable: the arbiter will say so)
+    return False
+
+
 def check_same_new(pgn: str) -> str | None:
     """A resumed run must go on with the `new` it began with: the record file's sidecar
     `PGN.new-build` names it. None if this tree may play (the sidecar is then written),
-    else why not."""
+    else why not. A sidecar beside a record file with no game in it (missing or empty)
+    is stale: it is written before the arbiter accepts the run, so a run it refused (a
+    bad --option), or one stopped before its first game, began nothing to pool with."""
     mark = Path(pgn + ".new-build")
     now = tree_identity()
-    began = mark.read_text(encoding="utf-8").strip() if mark.exists() else None
-    if began is not None and began != now:
+    try:
+        began = mark.read_text(encoding="utf-8").strip() if mark.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{mark}: cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    if began is not None and began != now and holds_games(pgn):
         return (f"{pgn} was begun by another build of the working tree (new {began}, now "
                 f"{now}): resuming would pool the games of two builds in one test; give "
                 "another --pgn, or go back to that build")
-    if began is None:
-        mark.write_text(now + "\n", encoding="utf-8")
+    if began != now:
+        try:
+            mark.write_text(now + "\n", encoding="utf-8")
+        except OSError as exc:
+            return f"{mark}: cannot be written ({exc.strerror or exc})"
     return None
 
 
@@ -524,6 +545,13 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Li
         p.error(f"--timemargin must be at least 0 ms, not {args.timemargin}")
     if args.concurrency < 1:
         p.error(f"--concurrency must be at least 1, not {args.concurrency}")
+    if args.pgn:  # before a build is frozen, and before its sidecar is written beside it
+        from canter.adapters.files import OutputPathError, check_output_file
+
+        try:
+            check_output_file(args.pgn)
+        except OutputPathError as exc:
+            p.error(f"--pgn {exc}")
     if args.openings not in (None, BUILTIN) and not Path(args.openings).is_file():
         p.error(f"--openings {args.openings}: no such file")
     games = args.games

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from pathlib import Path
 
-from benchargs import existing_path, positive_float
+from benchargs import DEFAULT_ENGINE, engine_env, existing_path, positive_float
 from strength import option_pairs
 
 from canter.adapters.client import Engine, EngineError, Limit
 from canter.engine import Position, parse_move
+from canter.engine.rules.notation import NotationError
 
 HERE = Path(__file__).resolve().parent
 
@@ -33,13 +33,33 @@ def suite_entries(path: Path) -> list[Entry]:
     """(position string, best move, source) per line; the source is '' when the line
     names none."""
     suite = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"Error: {path}: not a suite file "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
         head, *fields = [part.strip() for part in line.split(";")]
         if not head or head.startswith("#"):
             continue
         position, sep, move = head.partition(" bm ")
         if not sep or not move.strip():
             raise SystemExit(f"{path}:{number}: expected '<position string> bm <move>'")
+        # Checked here, before the engine starts: a bad position would otherwise be a
+        # traceback halfway through the suite, and a `bm` that is no move at all (a typo,
+        # a cell of no board) a miss that no engine could ever solve. A well-formed move
+        # that is not legal there stays a miss, as any move the engine does not play.
+        try:
+            pos = Position.from_string(position.strip())
+        except ValueError as exc:
+            raise SystemExit(f"{path}:{number}: not a position string ({exc})") from None
+        try:
+            parse_move(pos, move.strip())
+        except NotationError as exc:
+            raise SystemExit(f"{path}:{number}: bm {move.strip()} is not a move "
+                             f"({exc})") from None
+        except ValueError:
+            pass
         source = next((f.split(None, 1)[1] for f in fields
                        if f.startswith("source ") and len(f.split(None, 1)) == 2), "")
         suite.append((position.strip(), move.strip(), source))
@@ -64,7 +84,8 @@ def main() -> None:
     parser.add_argument("suites", nargs="*", type=existing_path,
                         help="suite files (default: bench/tactics-*.txt)")
     parser.add_argument("--st", type=positive_float, default=1.0, help="seconds per position")
-    parser.add_argument("--engine", default=f"{sys.executable} -m canter")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE,
+                        help="the engine's command (default: this checkout's)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an engine option to set before the suite (repeatable)")
     args = parser.parse_args()
@@ -72,8 +93,11 @@ def main() -> None:
     suites = args.suites or sorted(HERE.glob("tactics-*.txt"))
     if not suites:
         raise SystemExit("no suite: give a file, or make one with bench/find_tactics.py")
+    # Every suite is read, and checked, before the engine starts: a bad line is said at
+    # once, not after the suites before it have been played.
+    read = [(path, read_suite(path)) for path in suites]
     try:
-        engine_cm = Engine.start(shlex.split(args.engine))
+        engine_cm = Engine.start(shlex.split(args.engine), env=engine_env(args.engine))
     except (OSError, EngineError) as error:
         raise SystemExit(f"Error: --engine {args.engine}: {error}") from None
     with engine_cm as engine:
@@ -81,8 +105,7 @@ def main() -> None:
             engine.configure(options)
         except ValueError as error:
             raise SystemExit(f"--option: {error}") from None
-        for path in suites:
-            suite = read_suite(path)
+        for path, suite in read:
             solved, depths = 0, []
             for position, best in suite:
                 result = engine.play(position, Limit(movetime=args.st))

@@ -12,7 +12,10 @@ searcher has seen a forced win or loss) becomes a line
 
 points: a win 1, a loss 0, a draw 1/2 (two seats) or 1/3 (three seats). A game is written
 whole, then a line `# game N`; a rerun with the same --out appends and skips the games the
-file already holds, so an interrupted run resumes.
+file already holds, so an interrupted run resumes. The file's first line names how its games
+are made (`# texel_data variant=camelot nodes=500 seed=0 opening=4 book=8`): a run made
+otherwise is refused, since its game N would not be the game N the file holds (give it
+another --out).
 
     python bench/texel_data.py --variant camelot --records match.pgn ... --out camelot.texel
 
@@ -21,7 +24,8 @@ real time controls: every position before a move the engine searched (book moves
 score) that is quiet, until a score in the record says a side has a forced result, labelled
 with the game's result. Only finished games ended normally (no time forfeit, crash or
 adjudication) of the variant are read; the games are numbered from --first in the order
-read, across the files, so a rerun with the same files skips what the output holds.
+read, across the files, so a rerun with the same files skips what the output holds (its
+first line: `# texel_data variant=camelot records`).
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ import time
 from collections.abc import Iterator
 from multiprocessing import Pool
 
-from benchargs import existing_file, positive_int, variant
+from benchargs import check_outputs, existing_file, positive_int, variant
 
 from canter.adapters.records.format import (
     GameRecord,
+    RecordError,
     ReplayError,
     game_positions,
     parse_result,
@@ -50,6 +55,46 @@ from canter.engine.search.searcher import Searcher
 
 MAX_PLIES = 400  # an unfinished game counts as a draw, as in bench/selfplay.py
 GAME_MARK = re.compile(r"^# game (\d+)\s*$")
+HEADER = "# texel_data "  # then the settings the games were made with
+
+
+class OtherSettings(ValueError):
+    """The output file holds games made with other settings."""
+
+
+class BadRecords(ValueError):
+    """A --records file that is not game records."""
+
+
+def header(variant: str, **settings: object) -> str:
+    """The line naming how a file's games are made: the same game number means the same
+    game only under the same settings."""
+    words = [f"variant={variant}"] + [f"{k}={v}" for k, v in settings.items()]
+    return HEADER + " ".join(words)
+
+
+def check_header(path: str, wanted: str) -> bool:
+    """May this run append to `path`? Raises OtherSettings if the file names other
+    settings. Returns whether the file still needs the header (none there, and no game:
+    a file begun before headers were written has its games kept as they are)."""
+    found = []
+    games = False
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(HEADER):
+                    found.append(line.strip())
+                elif line.strip():
+                    games = True
+    except FileNotFoundError:
+        return True
+    for line in found:
+        if line != wanted:
+            raise OtherSettings(
+                f"{path} holds games made with other settings ({line[len(HEADER):]}; this "
+                f"run: {wanted[len(HEADER):]}): appending would mix them, or skip games "
+                "it does not hold; give another --out, or the settings of the file")
+    return not found and not games
 
 
 def points(pos: Position, seat: int) -> float:
@@ -125,13 +170,24 @@ def record_lines(record: GameRecord, variant: str) -> list[str] | None:
 def run_records(paths: list[str], variant: str, out: str, first: int = 0,
                 quiet: bool = False) -> int:
     """Write the positions of the records' games the file does not hold yet; returns the
-    number of lines written."""
+    number of lines written. BadRecords names a file that is not game records (all are
+    read before a line is written); OtherSettings, an --out of another run."""
+    mark = header(variant, source="records")
+    fresh = check_header(out, mark)
+    files = []
+    for path in paths:
+        try:
+            files.append((path, read_games_file(path)))
+        except RecordError as exc:
+            raise BadRecords(f"{path}: not game records ({exc})") from None
     done = done_games(out)
     written = games = 0
     index = first
     with open(out, "a", encoding="utf-8") as f:
-        for path in paths:
-            for record in read_games_file(path):
+        if fresh:
+            f.write(mark + "\n")
+        for path, records in files:
+            for record in records:
                 number, index = index, index + 1
                 lines = None if number in done else record_lines(record, variant)
                 if lines is None:
@@ -171,7 +227,10 @@ def _job(args: tuple) -> tuple[int, list[str], int]:
 
 def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int = 1,
         opening: int = 4, book: int = 8, first: int = 0, quiet: bool = False) -> int:
-    """Play the games the file does not hold yet; returns the number of lines written."""
+    """Play the games the file does not hold yet; returns the number of lines written.
+    OtherSettings if `out` holds games made otherwise."""
+    mark = header(variant, nodes=nodes, seed=seed, opening=opening, book=book)
+    fresh = check_header(out, mark)
     done = done_games(out)
     todo = [(variant, i, nodes, seed, opening, book)
             for i in range(first, first + games) if i not in done]
@@ -182,6 +241,9 @@ def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int
     results = pool.imap_unordered(_job, todo) if pool else map(_job, todo)
     try:
         with open(out, "a", encoding="utf-8") as f:
+            if fresh:
+                f.write(mark + "\n")
+                f.flush()
             for k, (index, lines, plies) in enumerate(results, 1):
                 f.writelines(line + "\n" for line in lines)
                 f.write(f"# game {index}\n")
@@ -198,7 +260,7 @@ def run(variant: str, games: int, nodes: int, out: str, seed: int = 0, jobs: int
     return written
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", type=variant, default="camelot")
     ap.add_argument("--games", type=positive_int, default=100)
@@ -211,13 +273,19 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="number of the first game")
     ap.add_argument("--records", nargs="+", type=existing_file, metavar="PGN",
                     help="take the positions from these game records instead of self-play")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     get_variant(a.variant)  # a bad name fails here, before any process starts
-    if a.records:
-        n = run_records(a.records, a.variant, a.out, a.first)
-        print(f"{n} positions written to {a.out}")
-        return
-    n = run(a.variant, a.games, a.nodes, a.out, a.seed, a.jobs, a.opening, a.book, a.first)
+    check_outputs(ap, (("--out", a.out),))  # a bad path is said now, not after a game
+    try:
+        if a.records:
+            n = run_records(a.records, a.variant, a.out, a.first)
+        else:
+            n = run(a.variant, a.games, a.nodes, a.out, a.seed, a.jobs, a.opening, a.book,
+                    a.first)
+    except (OtherSettings, BadRecords) as exc:
+        sys.exit(f"Error: {exc}; nothing was written")
+    except (OSError, UnicodeDecodeError) as exc:
+        sys.exit(f"Error: --out {a.out}: {getattr(exc, 'strerror', None) or exc}")
     print(f"{n} positions written to {a.out}")
 
 

@@ -3,7 +3,8 @@ in pure Python.
 
     python bench/texel_tune.py camelot.texel --iterations 400 --out weights.json
 
-The data come from bench/texel_data.py. The evaluation of a two-sided game is linear in its
+The data come from bench/texel_data.py; they are of one game, whose evaluator is fitted
+(--variant, if given, must be that game). The evaluation of a two-sided game is linear in its
 weights (evaluate.py `Evaluator.terms`, with the endgame quarter applied to the sum but for
 the pair race, which is added after it), so each
 position's counts are computed once, and an iteration is a few passes over columns of
@@ -28,9 +29,9 @@ from dataclasses import dataclass, field, fields, replace
 from operator import mul
 
 import benchargs
-from benchargs import existing_file, positive_int
+from benchargs import existing_file, positive_float, positive_int, share
 
-from canter.engine import Position, get_variant
+from canter.engine import VARIANT_NAMES, Position, PositionError, get_variant
 from canter.engine.search.evaluate import (
     TERM_NAMES,
     Evaluator,
@@ -69,17 +70,46 @@ class Data:
 
 
 def parse_result(text: str) -> float:
+    """A result of the side to move: a number or a fraction from 0 (a loss) to 1 (a win);
+    anything else (`7`, `1/0`, `nan`) is a ValueError, not a label the fit would chase."""
     text = text.strip()
-    if "/" in text:
-        a, b = text.split("/")
-        return int(a) / int(b)
-    return float(text)
+    try:
+        if "/" in text:
+            a, b = text.split("/")
+            value = int(a) / int(b)
+        else:
+            value = float(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"result {text!r} is not a number from 0 to 1") from None
+    if not 0.0 <= value <= 1.0:  # (nan fails this too)
+        raise ValueError(f"result {text!r} is not a number from 0 to 1")
+    return value
 
 
-def read_samples(path: str) -> list[tuple[int, str, float]]:
-    """(game number, position string, result of the side to move) for each line."""
+class OtherGame(ValueError):
+    """A data file's position of another game than the one tuned."""
+
+
+class Sample(tuple):
+    """(game number, position string, result of the side to move), unpacked as a tuple;
+    `line` is where the file holds it, so that a bad position found later is named."""
+
+    line: int
+
+    def __new__(cls, game: int, text: str, result: float, line: int = 0) -> Sample:
+        sample = super().__new__(cls, (game, text, result))
+        sample.line = line
+        return sample
+
+
+def read_samples(path: str, variant: str | None = None) -> list[tuple[int, str, float]]:
+    """(game number, position string, result of the side to move) for each line. Every
+    position must be of one game: `variant`'s if given, else the first line's (the
+    evaluator fitted is that game's, and another game's position would be scored by
+    terms that are not its own, or not even fit its board)."""
     samples: list[tuple[int, str, float]] = []
-    pending: list[tuple[str, float]] = []
+    pending: list[tuple[str, float, int]] = []
+    game, first = variant, None
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             line = line.strip()
@@ -87,23 +117,47 @@ def read_samples(path: str) -> list[tuple[int, str, float]]:
                 continue
             if line.startswith("#"):
                 parts = line.split()
-                if len(parts) == 3 and parts[1] == "game":
-                    samples += [(int(parts[2]), text, r) for text, r in pending]
+                if len(parts) == 3 and parts[1] == "game" and parts[2].isdecimal():
+                    samples += [Sample(int(parts[2]), text, r, k) for text, r, k in pending]
                     pending = []
                 continue
             text, sep, label = line.rpartition(" ; result ")
             if not sep:
                 raise ValueError(f"{path}:{n}: no ' ; result ' in the line")
-            pending.append((text, parse_result(label)))
+            try:
+                result = parse_result(label)
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: {exc}") from None
+            name = text.split(maxsplit=1)[0] if text.strip() else ""
+            if name not in VARIANT_NAMES:
+                raise ValueError(f"{path}:{n}: not a position string (it begins "
+                                 f"{name[:20]!r}, not the name of a game)")
+            if game is None:
+                game, first = name, n
+            if name != game:
+                given = (f"--variant {variant}" if variant else
+                         f"the game of line {first}, {game}: tune one game at a time")
+                raise OtherGame(f"{path}:{n}: a position of {name}, not of {given}")
+            pending.append((text, result, n))
     # Lines after the last game mark (a run cut short) count as one more game.
-    samples += [(-1, text, r) for text, r in pending]
+    samples += [Sample(-1, text, r, k) for text, r, k in pending]
     return samples
+
+
+def data_variant(samples: list[tuple[int, str, float]]) -> str | None:
+    """The game of the positions (read_samples has made them all one), None if none."""
+    return samples[0][1].split(maxsplit=1)[0] if samples else None
 
 
 def build(samples: list[tuple[int, str, float]], ev: Evaluator) -> Data:
     data = Data()
-    for _, text, result in samples:
-        pos = Position.from_string(text)
+    for sample in samples:
+        _, text, result = sample
+        try:
+            pos = Position.from_string(text)
+        except PositionError as exc:
+            where = f"line {sample.line}" if isinstance(sample, Sample) else repr(text)
+            raise ValueError(f"{where}: not a position string ({exc})") from None
         counts, mine_thin, theirs_thin = ev.terms(pos, pos.turn)
         data.add(counts, mine_thin, theirs_thin, result)
     return data
@@ -302,27 +356,28 @@ def tuned_json(weights: Weights, game: Weights | None = None) -> dict[str, objec
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", type=existing_file, help="a file from bench/texel_data.py")
-    ap.add_argument("--variant", type=benchargs.variant, default="camelot")
+    ap.add_argument("--variant", type=benchargs.variant, default=None,
+                    help="the game of the data (default: the game its positions are of)")
     ap.add_argument("--iterations", type=positive_int, default=300)
-    ap.add_argument("--rate", type=float, default=1.0, help="Adam step, in weight units")
-    ap.add_argument("--holdout", type=float, default=0.1,
-                    help="share of the games kept out of the fit (0 for none)")
+    ap.add_argument("--rate", type=positive_float, default=1.0,
+                    help="Adam step, in weight units")
+    ap.add_argument("--holdout", type=share, default=0.1,
+                    help="share of the games kept out of the fit, from 0 (none) to below 1")
     ap.add_argument("--freeze", default="", help="terms left as they are, e.g. hanging,chain")
-    ap.add_argument("--start", help="JSON weights to start from (default: the built-in ones)")
+    ap.add_argument("--start", type=existing_file,
+                    help="JSON weights to start from (default: the built-in ones)")
     ap.add_argument("--out", help="write the tuned weights here as JSON")
-    a = ap.parse_args()
-    variant = get_variant(a.variant)
-    base = game = weights_for(variant)
+    a = ap.parse_args(argv)
+    changes: dict[str, object] = {}
     if a.start:
-        with open(a.start, encoding="utf-8") as f:
-            # Over the game's own weights, as the engine's EvalFile option reads a file.
-            try:
-                base = replace(base, **weight_changes(json.load(f)))
-            except ValueError as exc:
-                ap.error(f"--start {a.start}: {exc}")
+        try:
+            with open(a.start, encoding="utf-8") as f:
+                changes = weight_changes(json.load(f))
+        except (OSError, ValueError, RecursionError) as exc:
+            ap.error(f"--start {a.start}: {getattr(exc, 'strerror', None) or exc}")
     if a.out:  # checked before hours of tuning, never one of the run's own inputs
         from canter.adapters.files import OutputPathError, check_output_file, same_file
 
@@ -348,13 +403,25 @@ def main() -> None:
 
     started = time.time()
     try:
-        samples = [s for s in read_samples(a.data)]
+        samples = [s for s in read_samples(a.data, a.variant)]
+    except OtherGame as exc:
+        sys.exit(f"Error: {exc}; nothing was tuned or written")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         sys.exit(f"Error: {a.data}: not a data file of bench/texel_data.py ({exc}); nothing "
                  "was tuned or written")
+    variant = get_variant(a.variant or data_variant(samples) or "camelot")
+    game = weights_for(variant)
+    try:
+        # Over the game's own weights, as the engine's EvalFile option reads a file.
+        base = replace(game, **changes)
+    except (TypeError, ValueError) as exc:
+        sys.exit(f"Error: --start {a.start}: {exc}")
     train_s, valid_s = split(samples, a.holdout)
     ev = Evaluator(variant, base)
-    train, valid = build(train_s, ev), build(valid_s, ev)
+    try:
+        train, valid = build(train_s, ev), build(valid_s, ev)
+    except ValueError as exc:
+        sys.exit(f"Error: {a.data}: {exc}; nothing was tuned or written")
     games = len({g for g, _, _ in samples})
     log(f"{len(samples)} positions from {games} games: {len(train)} to fit, {len(valid)} "
         f"held out ({time.time() - started:.0f} s to read)")

@@ -556,6 +556,7 @@ def test_a_resumed_run_must_go_on_with_the_build_of_new_it_began_with(tmp_path,
     assert strength.check_same_new(pgn) is None  # a new file: this tree begins it
     assert Path(pgn + ".new-build").read_text().strip() == added
     assert strength.check_same_new(pgn) is None  # the same tree goes on
+    Path(pgn).write_text('[Event "a game"]\n', encoding="utf-8")  # the run has begun
     (repo / "canter" / "b.py").write_text("y = 2\n")
     problem = strength.check_same_new(pgn)
     assert problem is not None and "would pool the games of two builds" in problem
