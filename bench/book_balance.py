@@ -28,6 +28,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import benchargs  # noqa: F401  (first: this checkout's canter, not the installed one)
+
 from canter.adapters.arbiter.openings import Opening, load_book, load_openings
 from canter.adapters.records.format import read_games_file
 from canter.engine.rules.variant import VARIANT_NAMES

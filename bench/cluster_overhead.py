@@ -20,6 +20,8 @@ import tempfile
 import time
 from contextlib import redirect_stdout
 
+import benchargs  # noqa: F401  (first: this checkout's canter, not the installed one)
+
 from canter.cli import main as canter
 
 # A game at --tc 10+0.1 lasts at most two 10 s clocks plus 0.1 s a move, some 25 s for a

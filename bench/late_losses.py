@@ -23,6 +23,8 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+import benchargs  # noqa: F401  (first: this checkout's canter, not the installed one)
+
 from canter.adapters.records.format import (
     GameRecord,
     ReplayError,

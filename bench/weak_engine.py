@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import benchargs  # noqa: F401  (first: this checkout's canter, not the installed one)
 from selfplay import GreedyPlayer, RandomPlayer  # noqa: E402
 
 import canter.engine.search.searcher as searcher_module  # noqa: E402

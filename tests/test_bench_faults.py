@@ -236,9 +236,12 @@ def test_the_default_engine_is_this_checkouts_from_any_folder(tmp_path) -> None:
     assert benchargs.engine_env("/usr/local/bin/other-engine") is None
 
 
-LISTED = ("depth_in_time", "tactics", "texel_data", "texel_tune", "selfplay", "find_tactics",
-          "recheck_tactics", "make_book", "race_tables", "sprt_calibration", "opponent_rank",
-          "neighbours")
+# Every script that imports canter, but benchargs itself and the two that put their
+# checkout on the path on their own (strength.checkout_env, search_speed's builds).
+OWN_PATH = {"benchargs", "strength", "search_speed"}
+LISTED = tuple(sorted(
+    p.stem for p in BENCH.glob("*.py") if p.stem not in OWN_PATH
+    and re.search(r"^(from|import) canter\b", p.read_text(encoding="utf-8"), re.M)))
 
 
 @pytest.mark.parametrize("name", LISTED)
