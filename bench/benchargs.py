@@ -13,6 +13,7 @@ import math
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -66,16 +67,22 @@ def positive_float(text: str) -> float:
     return value
 
 
-def share(text: str) -> float:
-    """A share from 0 up to, not including, 1 (of the games held out, say: all of them
-    would leave nothing to work on)."""
+def number_where(text: str, fits: Callable[[float], bool], expected: str) -> float:
+    """`text` as a number that `fits` (a text that is no number is nan, which a range
+    test refuses), else the argparse error 'expected <expected>, not <text>'."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0.0 <= value < 1.0:  # (nan fails this too)
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to below 1, not {text!r}")
+    if not fits(value):
+        raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}")
     return value
+
+
+def share(text: str) -> float:
+    """A share from 0 up to, not including, 1 (of the games held out, say: all of them
+    would leave nothing to work on)."""
+    return number_where(text, lambda v: 0.0 <= v < 1.0, "a number from 0 to below 1")
 
 
 def seconds_or_none(text: str) -> float:

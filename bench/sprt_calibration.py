@@ -17,7 +17,7 @@ import math
 import random
 import statistics
 
-from benchargs import positive_int, share
+from benchargs import number_where, positive_int, share
 
 from canter.adapters.arbiter.stats import score_from_elo, sprt
 
@@ -48,24 +48,12 @@ def one_run(rng: random.Random, probs, args) -> tuple[str | None, int]:
 
 def elo(text: str) -> float:
     """A finite Elo difference."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected an Elo difference, not {text!r}")
-    return value
+    return number_where(text, math.isfinite, "an Elo difference")
 
 
 def probability(text: str) -> float:
     """An error rate strictly between 0 and 1 (0 or 1 would make a bound infinite)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0.0 < value < 1.0:  # (nan fails this too)
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {text!r}")
-    return value
+    return number_where(text, lambda v: 0.0 < v < 1.0, "a number between 0 and 1")
 
 
 def main(argv: list[str] | None = None) -> None:
