@@ -85,6 +85,24 @@ def test_a_method_a_page_does_not_take_gets_a_json_405(gui):
     assert status == 404 and "no such page" in body["error"]
 
 
+def test_the_http_servers_own_refusals_are_json_too(gui):
+    # A garbage request line and a header line too long are refused by the HTTP library
+    # before any handler runs; the answer is JSON as every other error, not an HTML page.
+    import socket
+
+    long_header = b"GET /api/state HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n"
+    for raw, status in ((b"GET /a \"quoted\" HTTP/1.1\r\n\r\n", 400), (long_header, 431)):
+        with socket.create_connection((gui.host, gui.port), timeout=10) as sock:
+            sock.sendall(raw)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.") and f" {status} ".encode() in head.split(b"\r\n")[0]
+        assert b"Content-Type: application/json" in head, head
+        assert isinstance(json.loads(body)["error"], str), body
+
+
 def test_bodies_are_bounded_and_checked(gui):
     status, body = gui.request("POST", "/api/move", raw=b"{" + b" " * 70_000 + b"}")
     assert status == 413

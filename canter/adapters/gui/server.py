@@ -134,6 +134,22 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, status: int, value: Any) -> None:
         self._send(status, json.dumps(value).encode(), "application/json")
 
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """The HTTP server's own refusals (a malformed request line, headers too long, an
+        unknown method) as JSON, as every other error of the API, not the library's HTML
+        page. (The library calls this before any handler of ours runs.)"""
+        self.close_connection = True
+        short = self.responses.get(code, ("error",))[0]
+        body = json.dumps({"error": (message or short)[:200]}).encode()
+        self.send_response(code, short)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
+
     def _error(self, status: int, message: str, **extra: Any) -> None:
         # a refused request may leave body bytes unread: never read them as a request
         self.close_connection = True
