@@ -16,6 +16,7 @@ from watching import game_positions, watched
 from canter.engine import Position
 from canter.engine.rules import movegen
 from canter.engine.search.alphabeta import LMR_DEPTH, ROOT_LMR_FROM
+from canter.engine.search.common import INF, NO_CUTOFF, WIN_BOUND
 from canter.engine.search.limits import Limits, StopFlag
 from canter.engine.search.searcher import Searcher
 
@@ -326,3 +327,31 @@ def test_no_root_margin_beside_a_won_score():
 
     lines, _ = scripted_root({"a": WIN - 7, "b": WIN - 3}, 8)
     assert (lines[1].exact, lines[1].score) == (True, WIN - 3)
+
+
+def test_internal_iterative_reduction_only_where_the_table_has_no_move():
+    # `iir=3`: a node of remaining depth 3 or more with no table move is searched a ply
+    # shallower. Each one reported must be that deep, and the table must hold no move for
+    # it at that moment (the reduction is decided right after the table is read).
+    reduced = []
+
+    def note(kind, at, move, remaining, search):
+        if kind != "iir":
+            return
+        assert remaining >= 3, f"reduced at remaining depth {remaining}"
+        stored = search.tt.lookup(at.hash ^ search.salt, NO_CUTOFF, -INF, INF, 0, WIN_BOUND)
+        assert stored[1] is None, "reduced a node the table holds a move for"
+        reduced.append(remaining)
+
+    for pos in game_positions("camelot", 3, plies=40, every=10):
+        result = watched(pos, 5, note, iir=3)
+        assert result.best in pos.legal_moves()
+    assert reduced, "no node was reduced: the test checked nothing"
+
+
+@pytest.mark.parametrize("variant,switches", [("camelot", {}), ("tri-camelot", {"iir": 3})])
+def test_internal_iterative_reduction_is_off_by_default_and_for_three_seats(variant, switches):
+    kinds = set()
+    for pos in game_positions(variant, 1, plies=24, every=12):
+        watched(pos, 4, lambda kind, *rest: kinds.add(kind), **switches)
+    assert "iir" not in kinds

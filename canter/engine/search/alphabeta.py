@@ -175,6 +175,10 @@ GRAIN = 0
 # would have extended once more, and lost that ply of a forced line (a Camette position
 # scored -11 for a move that loses in four; docs/search.md, "Forced nodes in the table").
 STORE_EXTENDED = 0
+# Internal iterative reduction (switch `iir=N`): a node of remaining depth N or more that
+# the table holds no move for is searched a ply shallower. Without a table move its order
+# is a guess, and the next iteration (or a re-search) comes back with a move to try first.
+IIR = 0
 
 
 # The switches an engine may be given from outside (the `Search Switches` option,
@@ -186,7 +190,7 @@ SWITCHES = {
     "extend": 1, "killers": 1, "history": 1, "qlikely": 1, "threat_ext": 8, "qdepth": 32,
     "capext": 1, "capext_max": 8, "maxn_width": 64, "lmrlog": 3, "lmr_threat": 1,
     "order_adv": 1, "hist_malus": 1, "root_lmr": 1, "fresh_offers": 1, "duty_pat": 1000,
-    "grain": 64, "root_margin": 64, "store_extended": 1,
+    "grain": 64, "root_margin": 64, "store_extended": 1, "iir": 16,
     "togo": 100, "iterstop": 100,  # time use (timeman.py); 0 is the default
 }
 
@@ -609,6 +613,10 @@ class Search:
                                     WIN_BOUND)
         if s is not None:
             return s
+        if tt_move is None and self.iir and depth >= self.iir:
+            if self.watch is not None:
+                self.watch("iir", pos, None, depth)
+            depth -= 1
         # Pruning near the leaves needs the static score of a quiet position: never under
         # a capture duty (every move there is a capture, and the score is not settled), at
         # a PV node, or with a decided score in the window.
@@ -1124,6 +1132,7 @@ class Search:
         self.q_likely = bool(self.options.get("qlikely", 1))
         self.extend = bool(self.options.get("extend", 1))
         self.store_extended = bool(self.options.get("store_extended", STORE_EXTENDED))
+        self.iir = self.options.get("iir", IIR) if self.plain_two else 0
         # On in two-sided games: +69 Elo at 10+0.1 in Camelot (docs/search.md, "The
         # capture extension at 10+0.1"); the others share the capture duty it is about.
         # Three seats: off (-9.4 +/- 15.3 over 1,002 Tri-Camelot games at 10+0.1).
