@@ -493,3 +493,125 @@ def test_chivalry_by_name_and_a_bare_move_on_file_n(engine):
     pos = Position.from_string(position)
     pos.push(parse_move(pos, "N5xN7"))
     assert engine.read() == f"# position {pos.to_string()}"
+
+
+# ---- MultiPV, the score a draw offer is judged on, clocks -------------------------------
+# White to move wins at once with G15-G16 (two Men in the black castle); the other moves
+# lose. Black's lone Man on E2 is one step from the white castle.
+WIN_IN_ONE = "camelot w1/4w3/10/12/12/12/12/12/12/12/12/12/12/10/4b3/b1 w 0,0 - - 0 30"
+
+
+def test_with_multipv_the_engine_goes_by_its_best_line(engine):
+    # With MultiPV 3 the third line (a lost one) was printed last and taken for the search's
+    # score: the engine resigned a game it wins in one move.
+    from canter.engine.search.alphabeta import MAX_DEPTH
+
+    engine.start("new", "force", f"setboard {WIN_IN_ONE}", "option MultiPV=3",
+                 "option Resign Threshold=500", "sd 3", "post", "go")
+    line, before = engine.until("move .+|resign")
+    assert line == "move G15-G16"
+    assert engine.read() == "1-0 {White wins: two pieces in the black castle}"
+    # one thinking line a depth, the main one: xboard shows no other lines
+    assert [b.split()[:2] for b in before] == [["1", "100001"], ["2", "100001"],
+                                               ["3", "100001"]]
+    # Analysis, its hint and its thinking lines go by the main line too.
+    engine.send("undo", "analyze")
+    line, before = engine.until(rf"{MAX_DEPTH} .+", timeout=30)
+    depths = [int(b.split()[0]) for b in [*before, line]]
+    assert depths == list(range(1, MAX_DEPTH + 1))
+    time.sleep(0.3)  # (the other lines of the last depth were reported after it)
+    engine.send("hint")
+    assert engine.until("Hint: .+")[0] == "Hint: G15-G16"
+    engine.send("exit")
+
+
+# Black has one Man against four White ones: its searches score it lost.
+LOST = "camelot 2/8/10/12/12/12/12/12/12/12/3b8/12/2wwww6/10/8/2 b 0,0 - - 0 30"
+
+
+def test_a_draw_offer_is_judged_on_this_games_score(engine):
+    # The last search's score outlived the game: `draw` after `new` was accepted at the
+    # start on the score of a lost position of the game before.
+    engine.start("new", "force", f"setboard {LOST}", "sd 2", "go")
+    engine.until("move .+")
+    engine.send("new", "draw")
+    assert engine.sync(1) == []
+    for change in ("undo", f"setboard {NEAR_END}"):
+        engine.send("force", f"setboard {LOST}", "go")
+        engine.until("move .+")
+        engine.send("draw")
+        assert engine.read() == "offer draw"
+        engine.send("force", change, "draw")
+        assert engine.sync(2) == [], change
+
+
+def test_a_draw_offer_after_the_reply_to_the_engines_move_counts_its_score(engine):
+    # The score of the engine's search still speaks for the position after the opponent's
+    # reply, as xboard sends an offer; not after further moves.
+    engine.start("new", "force", f"setboard {LOST}", "sd 2", "go")
+    pos = Position.from_string(LOST)
+    engine_move(engine, pos)
+    engine.send("force")
+    for offer_accepted in (True, False):
+        move = next(m for m in sorted(pos.legal_moves(), key=str)
+                    if _quiet_after(pos, m))
+        text = format_move(pos.variant, move)
+        pos.push(move)
+        engine.send(f"usermove {text}", "draw")
+        assert engine.sync(3) == (["offer draw"] if offer_accepted else [])
+
+
+def _quiet_after(pos: Position, move) -> bool:
+    """The game goes on after `move`."""
+    pos.push(move)
+    try:
+        return pos.outcome() is None
+    finally:
+        pos.pop()
+
+
+def test_ping_echoes_a_long_number_in_full(engine):
+    # xboard matches the pong with the ping it sent: a cut one ('...') never matched.
+    n = "1" * 120
+    engine.start("new", f"ping {n} é")
+    assert engine.read() == f"pong {n} \\xe9"
+
+
+def _dialect():
+    import io
+
+    from canter.protocol.cecp import CecpDialect
+    from canter.protocol.output import Output
+    from canter.protocol.session import Session
+
+    stream = io.BytesIO()
+    return CecpDialect(Session(), Output(stream)), stream
+
+
+def test_seattime_is_forgotten_with_the_game_and_outdated_by_a_later_time():
+    talk, stream = _dialect()
+    talk.handle(["new"])
+    talk.handle(["seattime", "black", "100"])  # one second left, in that game
+    assert talk._limits().time[1] == 1.0
+    for change in (["new"], ["variant", "camelot"], ["setboard", TRI_DOUBLE_TAKE]):
+        talk.handle(["seattime", "white", "100"])
+        talk.handle(["seattime", "black", "100"])
+        talk.handle(change)
+        talk.handle(["time", "30000"])
+        talk.handle(["otim", "20000"])
+        limits = talk._limits()
+        nseats = talk.nseats
+        assert limits.time == {s: (300.0 if s in talk.seats else 200.0)
+                               for s in range(nseats)}, change
+    # Within a game the clock last told for a seat counts, whichever command told it.
+    talk.handle(["new"])  # the engine plays black
+    talk.handle(["seattime", "black", "100"])
+    talk.handle(["time", "30000"])
+    talk.handle(["seattime", "white", "5000"])
+    talk.handle(["otim", "20000"])
+    assert talk._limits().time == {0: 200.0, 1: 300.0}
+    talk.handle(["seattime", "white", "5000"])
+    assert talk._limits().time == {0: 50.0, 1: 300.0}
+    talk.handle(["setboard", WIN_IN_ONE])  # the same game: kept
+    assert talk._limits().time == {0: 50.0, 1: 300.0}
+    assert b"Error" not in stream.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -126,3 +127,26 @@ def test_an_error_cuts_long_quoted_text_and_never_the_words_between_quotes():
     assert error_text("the engine's move 'x'") == "the engine's move 'x'"
     long = "a" * (QUOTE_LIMIT + 10)
     assert error_text(f"bad '{long}' end") == f"bad '{'a' * QUOTE_LIMIT}...' end"
+
+
+def test_a_cut_client_quote_never_takes_the_messages_words_for_client_text():
+    # The client's own quote, its partner cut off with the text, paired with the message's
+    # next opening quote: the words between were cut as if quoted ("): malformed move" lost).
+    from canter.protocol.session import ProtocolError, Session
+
+    token = "'" + "a" * 68 + "'"
+    with pytest.raises(ProtocolError) as err:
+        Session().set_position(None, ["C6-E8", token])
+    line = error_text(str(err.value))
+    assert line.startswith("position rejected: move 2 ('" + "a" * 39 + "...): malformed move")
+    assert "': expected a cell such as F5 at '" in line
+
+
+@given(st.text(st.sampled_from("a'.-()x:\u00e9\x01"), min_size=1, max_size=90))
+def test_whatever_a_token_quotes_the_words_of_the_message_stay(token):
+    from canter.engine.rules.text import shorten
+
+    message = (f"position rejected: move 2 ({echo(token)}): malformed move "
+               f"'{shorten(token)}': expected a cell such as F5 at '{shorten(token)}'")
+    line = error_text(message)
+    assert "): malformed move '" in line and "': expected a cell such as F5 at '" in line

@@ -489,3 +489,94 @@ def test_prepare_builds_nothing_for_three_seats_or_during_a_search():
     s.stop_search()
     s.prepare()
     assert _races_built(s)
+
+
+# ---- MultiPV, the played game, the time of a go -----------------------------------------
+def test_the_fallback_answer_is_the_main_lines_move_not_the_last_lines():
+    # With MultiPV the searcher reports the k-th best line last: a searcher that then fails
+    # was answered with that line's move, the worst of those it had found.
+    def two_lines_then_crash(pos, limits, on_info, stop):
+        on_info(SearchInfo(depth=1, multipv=1, score_cp=50, pv=[parse_move(pos, "I6-K6")]))
+        on_info(SearchInfo(depth=1, multipv=2, score_cp=-80, pv=[parse_move(pos, "C6-B5")]))
+        raise RuntimeError("boom")
+
+    s = session_with(two_lines_then_crash)
+    a = Answers()
+    assert a.start(s, Limits(depth=1))
+    assert a.event.wait(5)
+    s.stop_search()
+    assert texts(s, [a.done[0][0]]) == ["I6-K6"]
+
+
+def test_the_book_follows_the_game_of_the_position_string():
+    # The position string's game governs whatever UCI_Variant says (docs/protocol.md).
+    from canter.engine.search.book import shipped_book
+
+    camelot = Position.start("camelot").to_string()
+    s = Session()
+    s.set_option("UCI_Variant", "chivalry")
+    s.set_position(camelot, [])
+    assert s.book() is shipped_book("camelot")
+    s._searcher = FakeSearcher(_wait_for_the_deadline)
+    a = Answers()
+    assert a.start(s, Limits(time={0: 10.0, 1: 10.0}))
+    assert a.event.wait(5)
+    s.stop_search()
+    assert [i.string for i in a.infos if i.string] == ["book move"]
+
+
+def test_rule_warnings_follow_the_game_of_the_position_string():
+    camelot = Position.start("camelot").to_string()
+    s = Session()
+    s.set_option("UCI_Variant", "tri-camelot")
+    s.set_position(camelot, [])
+    assert s.set_option("Rule Parker 1887", "true") == []  # Camelot consults it
+    assert s.book() is None  # and its book was built without it
+
+
+class _SlowToStop:
+    """A searcher that takes `delay` seconds to stop once told; the first search runs until
+    stopped, the next ones wait for their deadline."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.searches = 0
+
+    def __call__(self, pos, limits, on_info, stop):
+        self.searches += 1
+        if self.searches > 1:
+            return _wait_for_the_deadline(pos, limits, on_info, stop)
+        stop.event.wait(10)
+        time.sleep(self.delay)
+        return SearchResult(pos.legal_moves()[0])
+
+
+@pytest.mark.parametrize("dialect", ["uci", "cecp"])
+def test_stopping_the_running_search_is_part_of_the_time_of_the_go(dialect):
+    # The move's clock runs from the moment the `go` is read (docs/protocol.md, Clocks):
+    # a searcher slow to stop took that time from the clock unseen.
+    import io
+
+    from canter.protocol.cecp import CecpDialect
+    from canter.protocol.output import Output
+    from canter.protocol.uci import UciDialect
+
+    s = session_with(_SlowToStop(0.5))
+    s.set_option("OwnBook", "false")
+    talk = (UciDialect if dialect == "uci" else CecpDialect)(s, Output(io.BytesIO()))
+    if dialect == "uci":
+        talk.handle(["go", "infinite"])
+        before = time.monotonic()
+        talk.handle(["go", "movetime", "2000"])
+    else:
+        talk.handle(["new"])
+        talk.handle(["analyze"])  # an endless search, which the `go` stops
+        talk.handle(["st", "2"])
+        before = time.monotonic()
+        talk.handle(["go"])
+    after = time.monotonic()
+    job = s._job
+    assert after - before >= 0.5  # the old search took its time to stop
+    assert job.started - before < 0.2
+    assert job.stop.deadline - before < 2.2
+    s.stop_search()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 import traceback
 from collections.abc import Callable
 
@@ -86,7 +87,8 @@ class Search:
         self.ponder_move = ponder_move
         self.ponder_text = ponder_text
         self.discard = False  # its answer no longer counts (force, new, undo, ...)
-        self.last: SearchInfo | None = None  # latest report with a score
+        self.last: SearchInfo | None = None  # the main line's latest report with a score
+        self.plies = 0  # moves since new/setboard at its root: how old its score is
         self.best = None  # for hints
         self.answered = threading.Event()
 
@@ -107,13 +109,17 @@ class CecpDialect:
         self.level = Level()
         self.st: float | None = None
         self.sd: int | None = None
-        self.own_clock: float | None = None  # seconds, from `time`
-        self.other_clock: float | None = None  # seconds, from `otim`
-        self.seat_clock: dict[int, float] = {}  # seconds, from `seattime`
+        # Clocks as (seconds, serial): the serial orders the reports, so that a seat's
+        # clock is the one last told, by `time`/`otim` or by `seattime`.
+        self.own_clock: tuple[float, int] | None = None  # from `time`
+        self.other_clock: tuple[float, int] | None = None  # from `otim`
+        self.seat_clock: dict[int, tuple[float, int]] = {}  # from `seattime`
+        self.clock_serial = 0
         self.resign_threshold = 0
         self.resigned = False  # since the game last changed: a draw offer is then too late
         self.current: Search | None = None
         self.last_think: Search | None = None  # its score guides draw offers
+        self.received: float | None = None  # when the command being carried out was read
         self.pending: threading.Thread | None = None  # see _later
         self.generation = 0  # bumped whenever the engine's plans are cancelled
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -136,6 +142,15 @@ class CecpDialect:
     # ---- plumbing -------------------------------------------------------------------------
     def handle(self, tokens: list[str]) -> bool:
         """Carry out one command; False when the engine should end."""
+        # A move's clock runs from here: waiting for the command lock and stopping a search
+        # (up to the session's stop grace) are part of the engine's time.
+        self.received = time.monotonic()
+        try:
+            return self._handle(tokens)
+        finally:
+            self.received = None
+
+    def _handle(self, tokens: list[str]) -> bool:
         word = tokens[0].lower()
         if word in IGNORED:
             return True
@@ -213,8 +228,9 @@ class CecpDialect:
             self.current = None
         self.session.stop_search()
 
-    def _start(self, search: Search, limits: Limits) -> bool:
-        """Start a search on the session's position (caller holds both locks)."""
+    def _start(self, search: Search, limits: Limits, received: float | None = None) -> bool:
+        """Start a search on the session's position (caller holds both locks); its clock
+        runs from `received` (the command that asked for it), by default from now."""
 
         def on_info(info: SearchInfo) -> None:
             self._on_info(search, info)
@@ -226,13 +242,16 @@ class CecpDialect:
             if not search.discard:
                 self.comment("error: " + message)
 
-        started = self.session.start_search(limits, on_info, on_done, on_error)
+        search.plies = len(self.session.move_texts)
+        started = self.session.start_search(limits, on_info, on_done, on_error, received)
         if started and search.kind != "hint":
             self.current = search
         return started
 
     def _on_info(self, search: Search, info: SearchInfo) -> None:
-        if search.discard:
+        # Only the main line (MultiPV's line 1) counts: the engine's decisions (resign,
+        # draw, hint, stat01) go by the best move, and xboard shows one line per depth.
+        if search.discard or info.multipv not in (None, 1):
             return
         if info.score_cp is not None or info.score_win is not None:
             if info.bound is None:
@@ -305,24 +324,25 @@ class CecpDialect:
             return limits
         n = self.nseats
         for seat in range(n):
-            clock = self.seat_clock.get(seat)
-            if clock is None:
-                clock = self.own_clock if seat in self.seats else self.other_clock
-            limits.time[seat] = self.level.base if clock is None else clock
+            told = [clock for clock in (self.seat_clock.get(seat), self.own_clock
+                                        if seat in self.seats else self.other_clock)
+                    if clock is not None]
+            limits.time[seat] = max(told, key=lambda c: c[1])[0] if told else self.level.base
             limits.inc[seat] = self.level.inc
         if self.level.moves:
             done = len(self.session.move_texts) // n
             limits.movestogo = self.level.moves - done % self.level.moves
         return limits
 
-    def _think(self) -> None:
+    def _think(self, received: float | None = None) -> None:
         """The engine's seat is to move: claim the result if the game is over, else start
-        thinking. Caller holds both locks."""
+        thinking, its clock running from `received` (default: now). Caller holds both
+        locks."""
         outcome = self.session.outcome()
         if outcome is not None:
             self.out.line(result_claim(outcome, self.nseats))
             return
-        self._start(Search("think", self.session.position.variant), self._limits())
+        self._start(Search("think", self.session.position.variant), self._limits(), received)
 
     def _ponder(self, move) -> None:
         """Think on the opponent's time about the move the search expects (Camelot only:
@@ -344,6 +364,12 @@ class CecpDialect:
         if self.session.outcome() is None:
             self._start(Search("analyze", self.session.position.variant),
                         Limits(infinite=True))
+
+    def _forget_game(self) -> None:
+        """A new game: the last game's score and its per-seat clocks no longer hold (a
+        stale `seattime` would plan the new game's moves, and could lose it on time)."""
+        self.last_think = None
+        self.seat_clock = {}
 
     def _position_changed(self) -> None:
         """After new, setboard, undo, ...: analysis follows the position."""
@@ -431,6 +457,7 @@ class CecpDialect:
             self.force = False
             self.seats = self._default_seats()
             self.sd = None
+            self._forget_game()
         self._position_changed()
         self._warn(warnings)
 
@@ -444,6 +471,7 @@ class CecpDialect:
             warnings = self.session.set_option("UCI_Variant", args[0].lower())
             self.session.new_game()
             self.seats = self._default_seats()
+            self._forget_game()
         self._position_changed()
         self._warn(warnings)
 
@@ -453,9 +481,12 @@ class CecpDialect:
         self.halt()
         try:
             with self.lock:
-                before = self.nseats
+                before = self.session.position.variant
                 self.session.set_position(" ".join(args), [])
-                if self.nseats != before:
+                self.last_think = None  # its score was another position's
+                if self.session.position.variant.name != before.name:
+                    self.seat_clock = {}  # seattime names the other game's seats
+                if self.nseats != before.nseats:
                     self.seats = set(range(1, self.nseats))
         finally:  # refused, the old position stays, and so does analysis of it
             self._position_changed()
@@ -472,7 +503,7 @@ class CecpDialect:
             self.force = False
             self.resigned = False
             self.seats = {self.session.position.turn}
-            self._think()
+            self._think(self.received)
 
     def cmd_playother(self, args: list[str]) -> None:
         self.halt()
@@ -495,7 +526,7 @@ class CecpDialect:
                 # The clocks as `time`/`otim` gave them with this move, not as they stood
                 # when the pondering began.
                 self.session.play(text)
-                if self.session.ponderhit(self._limits()):
+                if self.session.ponderhit(self._limits(), self.received):
                     current.kind = "think"  # the ponder search now answers for real
                     return
                 self.session.undo()
@@ -509,7 +540,8 @@ class CecpDialect:
             if self.force:
                 return
             if self.session.outcome() is not None or self.session.position.turn in self.seats:
-                self._think()  # which claims the result if the user's move ended the game
+                # (which claims the result if the user's move ended the game)
+                self._think(self.received)
 
     def _legal(self, text: str):
         from canter.engine import parse_move
@@ -553,6 +585,7 @@ class CecpDialect:
         with self.lock:
             for _ in range(plies):
                 self.session.undo()
+            self.last_think = None  # its score was a later position's
         self._position_changed()
 
     def cmd_result(self, args: list[str]) -> None:
@@ -575,17 +608,22 @@ class CecpDialect:
         self.sd = int(self._number(args, "sd: depth", minimum=1, integer=True))
 
     def cmd_time(self, args: list[str]) -> None:
-        self.own_clock = self._number(args, "time: centiseconds", minimum=-1e12) / 100
+        self.own_clock = self._clock(self._number(args, "time: centiseconds", minimum=-1e12))
 
     def cmd_otim(self, args: list[str]) -> None:
-        self.other_clock = self._number(args, "otim: centiseconds", minimum=-1e12) / 100
+        self.other_clock = self._clock(self._number(args, "otim: centiseconds",
+                                                    minimum=-1e12))
 
     def cmd_seattime(self, args: list[str]) -> None:
         names = [s.name for s in self.session.position.variant.seats]
         if len(args) != 2 or args[0].lower() not in names:
             raise CecpError(f"seattime needs a seat ({', '.join(names)}) and centiseconds")
-        seconds = self._number(args[1:], "seattime: centiseconds", minimum=-1e12) / 100
-        self.seat_clock[names.index(args[0].lower())] = seconds
+        centis = self._number(args[1:], "seattime: centiseconds", minimum=-1e12)
+        self.seat_clock[names.index(args[0].lower())] = self._clock(centis)
+
+    def _clock(self, centis: float) -> tuple[float, int]:
+        self.clock_serial += 1
+        return centis / 100, self.clock_serial
 
     @staticmethod
     def _number(args: list[str], what: str, minimum: float, integer: bool = False) -> float:
@@ -608,8 +646,9 @@ class CecpDialect:
         # Every earlier command is done: a search they started runs on its own thread.
         with self.lock:
             self.session.prepare()
-        # N is a number to xboard; whatever a client sent, all of it comes back to be matched.
-        self.out.line("pong" + (" " + echo(" ".join(args)) if args else ""))
+        # N is a number to xboard; whatever a client sent, all of it comes back to be matched,
+        # uncut (the line limit bounds it), only escaped to printable ASCII.
+        self.out.line("pong" + (" " + printable(" ".join(args)) if args else ""))
 
     def cmd_draw(self, args: list[str]) -> None:
         with self.lock:
@@ -618,12 +657,21 @@ class CecpDialect:
                 return  # a three-seat draw is not two players' business; a resigned game is over
             claimable = pos.rules.repetition == "claim" and pos.can_claim_draw()
             score = None
-            for search in (self.current, self.last_think):
+            for search in (self.current, self._recent_think()):
                 if search is not None and search.last is not None:
                     score = engine_score(search.last)
                     break
             if claimable or (score is not None and score <= DRAW_ACCEPT):
                 self.out.line("offer draw")
+
+    def _recent_think(self) -> Search | None:
+        """The engine's last search for its own move while its score still speaks for this
+        position: up to the opponent's reply to that move (xboard's draw offer comes with
+        or after it), not after further moves nor a take-back (which forgets it)."""
+        think = self.last_think
+        if think is None or len(self.session.move_texts) - think.plies > self.nseats:
+            return None
+        return think
 
     def cmd_hard(self, args: list[str]) -> None:
         self.pondering = True

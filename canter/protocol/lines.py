@@ -20,7 +20,11 @@ INT_MAX = (1 << 63) - 1
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 # Quoted client text, pairs of quotes taken in order (so the words between two quoted
 # pieces are never taken for one; a quote inside a word, as in "engine's", opens none).
-_QUOTED = re.compile(r"(?<!\w)'([^'\n]*)'(?!\w)")
+# An opening quote is never followed by a space and a closing one never preceded by one,
+# as messages quote: so a quote of the client's own that lost its partner when its text
+# was cut (`move 2 ('aaaa...): malformed move ...`) cannot pair with the opening quote
+# of the next quotation and have the message's words between them cut as client text.
+_QUOTED = re.compile(r"(?<!\w)'(?!\s)([^'\n]*)(?<!\s)'(?!\w)")
 
 
 class LineTooLong(Exception):

@@ -217,7 +217,8 @@ class SearchJob:
     def _info(self, info: SearchInfo) -> None:
         if self.done:
             return  # a late report from a searcher the session already answered for
-        if info.pv:
+        if info.pv and info.multipv in (None, 1):
+            # Only the main line: with MultiPV the last report may be the k-th best move.
             self.last_pv_move = info.pv[0]
         self.on_info(info)
 
@@ -385,9 +386,9 @@ class Session:
         return []
 
     def idle_rules(self, field: str | None = None) -> list[str]:
-        """One warning per `Rule ...` option set (or just `field`) that the game selected
-        never consults."""
-        variant = self.variant
+        """One warning per `Rule ...` option set (or just `field`) that the game being
+        played never consults."""
+        variant = self.played_variant
         idle = self.rules_for(variant).idle_in(variant)
         return [f"{opt.rule_option_name(name)} changes nothing in {variant.name}: {why}"
                 for name, why in idle.items() if field is None or name == field]
@@ -445,6 +446,15 @@ class Session:
         self._reset_position()
 
     # ---- position -----------------------------------------------------------------------
+    @property
+    def played_variant(self):
+        """The game of the position being played: a position string names its own game,
+        whatever UCI_Variant says (as the game's rules see it, without a team game's
+        side-castle reading)."""
+        from canter.engine import get_variant
+
+        return get_variant(self.position.variant.name)
+
     @property
     def position(self):
         if self._position is None:
@@ -629,12 +639,15 @@ class Session:
         return moves, errors
 
     def start_search(self, limits: Limits, on_info: InfoCallback, on_done: DoneCallback,
-                     on_error: ErrorCallback) -> bool:
+                     on_error: ErrorCallback, received: float | None = None) -> bool:
         """Start a search on a copy of the position; False (and nothing started) when the
-        position has no legal move. A running search is stopped (and answered) first."""
-        # The clock runs from here: stopping a search, the book and building the searcher
-        # (its table, its helpers) on a first `go` all count against the move's time.
-        received = time.monotonic()
+        position has no legal move. A running search is stopped (and answered) first.
+        `received` (time.monotonic()) is when the command asking for it was read."""
+        # The clock runs from the command: stopping a search (the dialect may have done so
+        # already), the book and building the searcher (its table, its helpers) on a first
+        # `go` all count against the move's time.
+        if received is None:
+            received = time.monotonic()
         self.stop_search()
         pos = self.position.copy()
         legal = pos.legal_moves() if pos.outcome() is None else []
@@ -661,14 +674,14 @@ class Session:
         return replace(limits, time=time_left)
 
     def book(self):
-        """The book in use: BookFile's, else the one shipped for the game, which is left out
-        when a rules option the game consults differs from its defaults (it was built
-        under those)."""
+        """The book in use: BookFile's, else the one shipped for the game being played,
+        which is left out when a rules option the game consults differs from its defaults
+        (it was built under those)."""
         if not self.values.get(opt.OWN_BOOK.key, opt.OWN_BOOK.default):
             return None
         if self.book_file is not None:
             return self.book_file
-        variant = self.variant
+        variant = self.played_variant
         if self.rules_for(variant).as_played_in(variant) != variant.default_rules:
             return None
         from canter.engine.search.book import BookError, shipped_book
@@ -735,10 +748,11 @@ class Session:
                 return
         self._job = None
 
-    def ponderhit(self, clocks: Limits | None = None) -> bool:
+    def ponderhit(self, clocks: Limits | None = None, received: float | None = None) -> bool:
         """The predicted move was played: the ponder search becomes a timed one, planned
         with `clocks` (limits for the engine's move, as a `go` would give them) when the
-        clocks have moved since the ponder search began."""
+        clocks have moved since the ponder search began, its deadline counted from
+        `received` (when the command was read; default now)."""
         if self._release("ponder"):
             return True
         job = self._job
@@ -749,7 +763,7 @@ class Session:
             job.stop.clocks = job.limits
         budget = job.safety_budget()
         if budget is not None:
-            job.stop.deadline = time.monotonic() + budget
+            job.stop.deadline = (time.monotonic() if received is None else received) + budget
         job.stop.pondering = False
         job.wake.set()
         return True

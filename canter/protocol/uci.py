@@ -92,6 +92,7 @@ class UciDialect:
     def __init__(self, session: Session, out: Output) -> None:
         self.session = session
         self.out = out
+        self.received: float | None = None  # when the command being carried out was read
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "setoption": self.cmd_setoption,
             "ucinewgame": self.cmd_ucinewgame, "position": self.cmd_position,
@@ -115,6 +116,15 @@ class UciDialect:
 
     def handle(self, tokens: list[str]) -> bool:
         """Carry out one command; False when the engine should end."""
+        # A move's clock runs from here: stopping the running search (up to the session's
+        # stop grace) is part of the time of the `go` that stops it.
+        self.received = time.monotonic()
+        try:
+            return self._handle(tokens)
+        finally:
+            self.received = None
+
+    def _handle(self, tokens: list[str]) -> bool:
         word = tokens[0].lower()
         command = self.commands.get(word)
         if command is None:
@@ -307,7 +317,7 @@ class UciDialect:
                 line += " ponder " + fmt_move(ponder)
             self.out.line(line)
 
-        if not session.start_search(limits, on_info, on_done, self.error):
+        if not session.start_search(limits, on_info, on_done, self.error, self.received):
             outcome = session.outcome()
             text = outcome.text() if outcome is not None else "no legal move"
             self.out.line(f"info string result {text}")
@@ -321,7 +331,7 @@ class UciDialect:
         self.session.stop_search()  # nothing to stop is fine: stop often races bestmove
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        if not self.session.ponderhit():
+        if not self.session.ponderhit(received=self.received):
             raise ProtocolError("ponderhit ignored: no ponder search is running")
 
     def cmd_quit(self, args: list[str]) -> bool:
