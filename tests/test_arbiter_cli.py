@@ -5,6 +5,7 @@ repeated games, and `-h` on every command."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
@@ -347,3 +348,62 @@ def test_the_documented_cutechess_command_lines_read() -> None:
                  if a == "--engine"]
         assert len(specs) == 2 and all(s.tc == "40/60+0.5" for s in specs)
         assert args[args.index("--games") + 1] == "100"
+
+
+BAD = ROOT / "tests" / "bad_engines" / "bad_engine.py"
+
+
+def test_a_full_disk_on_standard_output_silences_the_run_not_stops_it(tmp_path: Path) -> None:
+    # `> /dev/full`: every write to standard output fails with ENOSPC (a terminal that hung
+    # up fails with EIO alike). The games are played, --pgn and --json written, exit 0.
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [PY, "-m", "canter", "match", "--engine", f"cmd={PY} {BAD} name=a",
+             "--engine", f"cmd={PY} {BAD} name=b", "--games", "2", "--depth", "1",
+             "--openings", "none", "--pgn", str(pgn), "--json", str(js)],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+    notes = [ln for ln in proc.stderr.splitlines() if "standard output" in ln]
+    assert notes == ["canter match: standard output failed (No space left on device); the run "
+                     "goes on without progress lines (--pgn and --json keep the results)"]
+    assert json.loads(js.read_text())["games_played"] == 2
+    assert pgn.read_text().count("[Round ") == 2
+
+
+def test_an_engine_that_refuses_its_option_on_a_restart_forfeits_that_game(
+        tmp_path: Path) -> None:
+    # It declares Hash on its first start (the preflight takes option.Hash=16), crashes at
+    # its second go, and declares no Hash once started again: its games are forfeits, the
+    # run plays on to the end.
+    flaky = tmp_path / "flaky.py"
+    flaky.write_text(f"""
+import os, subprocess, sys, threading
+marker = {str(tmp_path / "started")!r}
+first = not os.path.exists(marker)
+open(marker, "a").close()
+p = subprocess.Popen([sys.executable, {str(BAD)!r}, "--crash-at-go", "2"],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def pump():
+    for line in p.stdout:
+        if first or not line.startswith("option name Hash"):
+            sys.stdout.write(line)
+            sys.stdout.flush()
+    os._exit(p.wait())
+threading.Thread(target=pump, daemon=True).start()
+for line in sys.stdin:
+    p.stdin.write(line)
+    p.stdin.flush()
+""")
+    pgn, js = tmp_path / "g.pgn", tmp_path / "s.json"
+    proc = _canter("match", "--engine", f"cmd={PY} {BAD} name=a",
+                   "--engine", f"cmd={PY} {flaky} option.Hash=16 name=b", "--games", "3",
+                   "--depth", "1", "--openings", "none", "--pgn", str(pgn), "--json", str(js))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(js.read_text())
+    assert data["games_played"] == 3 and data["error"] is None
+    assert data["terminations"] == {"crash": 3}
+    assert "black crashed while searching (exit code 7)" in proc.stdout
+    assert "white could not be started again: engine 'b' has no option 'Hash' (it has: " \
+           "UCI_Variant)" in proc.stdout

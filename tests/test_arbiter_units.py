@@ -3,6 +3,10 @@ the schedule, the results file (cut-off tail), adjudication and the tally."""
 
 from __future__ import annotations
 
+import errno
+import io
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -456,3 +460,255 @@ def test_a_second_interrupt_while_the_workers_stop_keeps_the_games_they_finished
     assert outcome.interrupted
     assert arbiter.tally.games == 1
     assert pgn.read_text().count("[Round ") == 1
+
+
+def test_a_two_sided_resignation_in_a_team_game_needs_the_other_team() -> None:
+    # Grand Cam: Red and Blue (seats 0, 2) against Green and Yellow (1, 3). Red is hopeless;
+    # its partner Blue's winning score is no opponent's word, Green's is.
+    adj = Adjudication(resign_moves=2, resign_score=1000, resign_twosided=True)
+    names = ["red", "green", "blue", "yellow"]
+    teams = (0, 1, 0, 1)
+    partner_agrees = [[-3000, -3000], [0, 0], [3000, 3000], [0, 0]]
+    assert _adjudicate(adj, partner_agrees, 0, 8, names, teams) is None
+    opponent_agrees = [[-3000, -3000], [3000, 3000], [0, 0], [0, 0]]
+    verdict = _adjudicate(adj, opponent_agrees, 0, 8, names, teams)
+    assert verdict is not None and verdict[1].startswith("red resigns by adjudication")
+    # Without teams (each seat alone) any other seat still agrees, as in Tri-Camelot.
+    assert _adjudicate(adj, partner_agrees, 0, 8, names) is not None
+
+
+class _FirstMoveEngine:
+    """Plays the first legal move (in notation order) and reports a fixed score."""
+
+    def __init__(self, variant: str, cp: int) -> None:
+        self.variant = variant
+        self.cp = cp
+
+    def new_game(self, timeout: float | None = None) -> None:
+        pass
+
+    def play(self, position: str, limit: object, moves: object = (),
+             timeout: float | None = None) -> object:
+        from canter.adapters.client.engine import PlayResult
+        from canter.adapters.client.parse import Info, Score
+        from canter.engine import Position, format_move, get_variant, parse_move
+
+        pos = Position.start(get_variant(self.variant))
+        for text in moves:  # type: ignore[attr-defined]
+            pos.push(parse_move(pos, text))
+        move = sorted(format_move(pos.variant, m) for m in pos.legal_moves())[0]
+        return PlayResult(move, info=Info(depth=1, score=Score(cp=self.cp)), elapsed=0.001)
+
+
+def test_a_grand_cam_game_is_not_resigned_on_the_partner_s_word() -> None:
+    # The audit's game: a (Red) hopeless, its partner c (Blue) winning, b and d level.
+    # Two-sided resignation needs Green's or Yellow's agreement, which never comes.
+    from canter.adapters.arbiter.game import Player, Settings, play_game
+    from canter.adapters.arbiter.openings import Opening
+
+    names, cps = ("a", "b", "c", "d"), (-3000, 0, 3000, 0)
+    players = [Player(EngineSpec(["x"], name=n), TimeControl(depth=1), 0.0) for n in names]
+    pool = _FakePool({n: _FirstMoveEngine("grand-cam", cp)
+                      for n, cp in zip(names, cps, strict=True)})
+    adj = Adjudication(maxplies=16, resign_moves=2, resign_score=1000, resign_twosided=True)
+    result = play_game(1, players, Opening(None), Settings("grand-cam", adj),
+                       pool)  # type: ignore[arg-type]
+    assert result.termination == "max plies", result.reason
+
+
+def test_times_under_a_millisecond_are_refused_up_front() -> None:
+    # Sent in whole milliseconds they would be 0: `movetime 0` stopped the run at its first
+    # move; a clock of `0.0004` was written as an empty TimeControl tag.
+    for text, needle in (("0.0004", "the time must be at least 0.001 s"),
+                         ("0:00.0009", "the time must be at least 0.001 s"),
+                         ("1+0.00001", "the increment must be 0 or at least 0.001 s"),
+                         ("40/0.0001+1", "the time must be at least 0.001 s")):
+        with pytest.raises(ValueError, match=needle):
+            TimeControl.parse(text)
+    assert TimeControl.parse("0.001+0.001").text() == "0.001+0.001"
+    assert TimeControl.parse("1+0").inc == 0
+    with pytest.raises(ValueError, match="st must be at least 0.001 s"):
+        parse_engine_spec("cmd=x st=0.0009")
+    assert parse_engine_spec("cmd=x st=0.001").movetime == 0.001
+
+
+class _FailingStream:
+    """A standard output that fails from its `after`-th write on, as a terminal that hung
+    up (EIO) or a full disk (ENOSPC) does."""
+
+    def __init__(self, code: int, after: int = 0) -> None:
+        self.code = code
+        self.after = after
+        self.written: list[str] = []
+
+    def write(self, text: str) -> int:
+        if len(self.written) >= self.after:
+            raise OSError(self.code, os.strerror(self.code))
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        if len(self.written) >= self.after:
+            raise OSError(self.code, os.strerror(self.code))
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("code", [errno.EIO, errno.ENOSPC, errno.EPIPE])
+def test_progress_output_goes_silent_on_any_write_error(code: int) -> None:
+    from canter.adapters.arbiter.output import ProgressOut
+
+    err = io.StringIO()
+    out = ProgressOut(_FailingStream(code, after=1), "canter match", err)  # type: ignore[arg-type]
+    out.write("header\n")
+    out.write("game 1\n")  # fails: silent from here on
+    out.flush()
+    out.write("game 2\n")
+    assert out.gone
+    notes = err.getvalue().splitlines()
+    assert len(notes) == 1 and "the run goes on without progress lines" in notes[0]
+    if code != errno.EPIPE:
+        assert os.strerror(code) in notes[0]
+
+
+def _two_engine_run(tmp_path: Path, jobs: int, **config: object):
+    from canter.adapters.arbiter.game import Player, Settings
+    from canter.adapters.arbiter.openings import Opening
+    from canter.adapters.arbiter.run import Arbiter, RunConfig
+
+    players = [Player(EngineSpec(["x"], name=name), TimeControl(depth=1), 0.0)
+               for name in ("a", "b")]
+    schedule = [Job(n, 0, (n - 1) // 2, (0, 1) if n % 2 else (1, 0), 0)
+                for n in range(1, jobs + 1)]
+    return Arbiter(RunConfig(players, Settings("camelot"), schedule, [Opening(None)], 2,
+                             pgn=str(tmp_path / "g.pgn"), json_path=str(tmp_path / "s.json"),
+                             **config))  # type: ignore[arg-type]
+
+
+def _fake_games(monkeypatch, fail_at: int | None = None) -> None:
+    from canter.adapters.arbiter import run as run_module
+    from canter.adapters.arbiter.game import GameResult
+    from canter.adapters.arbiter.run import Arbiter
+
+    def play_game(number, players, opening, settings, pool, abort):
+        if number == fail_at:
+            raise RuntimeError("a bug in game 2\nsecond line")
+        return GameResult(number, _record(number, "1-0"), [[0], [1]], "normal", "x")
+
+    monkeypatch.setattr(run_module, "play_game", play_game)
+    monkeypatch.setattr(Arbiter, "preflight", lambda self, pool: None)
+
+
+def test_a_standard_output_that_fails_does_not_stop_the_run(tmp_path, monkeypatch) -> None:
+    # Given a raw stream (not the command's ProgressOut), a full disk on standard output
+    # after the first line still lets every game be played and the summary be written.
+    _fake_games(monkeypatch)
+    stream = _FailingStream(errno.ENOSPC, after=1)
+    arbiter = _two_engine_run(tmp_path, 3, out=stream, progress="lines")
+    outcome = arbiter.run()
+    assert not outcome.interrupted and arbiter.tally.games == 3
+    assert json.loads((tmp_path / "s.json").read_text())["games_played"] == 3
+    assert (tmp_path / "g.pgn").read_text().count("[Round ") == 3
+
+
+def test_an_error_part_way_still_prints_the_table_and_writes_the_summary(
+        tmp_path, monkeypatch) -> None:
+    from canter.adapters.arbiter.run import ArbiterError
+
+    _fake_games(monkeypatch, fail_at=2)
+    out = io.StringIO()
+    arbiter = _two_engine_run(tmp_path, 4, out=out, progress="lines")
+    with pytest.raises(ArbiterError, match="the run stopped: RuntimeError: a bug in game 2$"):
+        arbiter.run()
+    assert "Games played: 1 of 4" in out.getvalue()
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["games_played"] == 1 and not data["interrupted"]
+    assert data["error"] == "the run stopped: RuntimeError: a bug in game 2"
+    assert (tmp_path / "g.pgn").read_text().count("[Round ") == 1
+    # A run that ends well says so too.
+    _fake_games(monkeypatch)
+    (tmp_path / "s.json").unlink()
+    _two_engine_run(tmp_path, 4, out=io.StringIO()).run()
+    assert json.loads((tmp_path / "s.json").read_text())["error"] is None
+
+
+class _FakeEngine:
+    """Answers every search the same way: `answer` is a PlayResult to return or an
+    EngineError to raise."""
+
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+
+    def new_game(self, timeout: float | None = None) -> None:
+        pass
+
+    def play(self, position: str, limit: object, moves: object = (),
+             timeout: float | None = None) -> object:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+class _FakePool:
+    """The engines of one game by name; an exception in place of one is raised on start."""
+
+    def __init__(self, engines: dict[str, object]) -> None:
+        self.engines = engines
+        self.game: int | None = None
+
+    def get(self, player):
+        engine = self.engines[player.name]
+        if isinstance(engine, Exception):
+            raise engine
+        return engine
+
+    def discard(self, player) -> None:
+        pass
+
+
+def _play(white: object, black: object, control: TimeControl | None = None):
+    from canter.adapters.arbiter.game import Player, Settings, play_game
+    from canter.adapters.arbiter.openings import Opening
+
+    players = [Player(EngineSpec(["x"], name=name), control or TimeControl(depth=1), 0.0)
+               for name in ("w", "b")]
+    pool = _FakePool({"w": white, "b": black})
+    return play_game(1, players, Opening(None), Settings("camelot"), pool)  # type: ignore[arg-type]
+
+
+def test_reasons_name_the_signal_a_closed_output_and_a_small_overrun() -> None:
+    from canter.adapters.client.engine import EngineDied, PlayResult
+
+    ok = _FakeEngine(PlayResult("C6-C7", elapsed=0.01))
+    result = _play(_FakeEngine(EngineDied("search", -11)), ok)
+    assert result.reason == "white was killed by signal 11 (SIGSEGV) while searching"
+    result = _play(_FakeEngine(EngineDied("search", None)), ok)
+    assert result.reason == "white closed its output while searching (its process still runs)"
+    assert _play(_FakeEngine(EngineDied("search", 7)), ok).reason == (
+        "white crashed while searching (exit code 7)")
+    # 0.4 ms over a 0.5 s move time: not `over by 0.000 s`
+    slow = _FakeEngine(PlayResult("C6-C7", elapsed=0.5004))
+    result = _play(slow, ok, TimeControl(movetime=0.5))
+    assert result.termination == "time forfeit"
+    assert result.reason == "white loses on time: took 0.5004 s with 0.5000 s left " \
+                            "(over by 0.0004 s)"
+    slower = _FakeEngine(PlayResult("C6-C7", elapsed=0.6))
+    assert _play(slower, ok, TimeControl(movetime=0.5)).reason.endswith("(over by 0.100 s)")
+    # the same words for a death before the first move
+    from canter.adapters.arbiter.game import _start_fault
+
+    assert _start_fault(1, "black", EngineDied("isready", -9), 1.0).reason == (
+        "black was killed by signal 9 (SIGKILL) during isready")
+
+
+def test_an_option_refused_on_a_restart_forfeits_the_game_not_the_run() -> None:
+    # The preflight accepted the option; a later start of the engine that no longer
+    # declares it is the engine's fault: a forfeit for its seat, the run goes on.
+    from canter.adapters.client.engine import PlayResult
+
+    refused = ValueError("engine 'b' has no option 'Hash' (it has: UCI_Variant)")
+    result = _play(_FakeEngine(PlayResult("C6-C7", elapsed=0.01)), refused)
+    assert (result.termination, result.fault_seat, result.record.result) == ("crash", 1, "1-0")
+    assert result.reason == ("black could not be started again: engine 'b' has no option "
+                             "'Hash' (it has: UCI_Variant)")

@@ -274,3 +274,19 @@ def test_a_log_that_cannot_be_written_stops_itself_not_the_run(tmp_path: Path) -
     assert "Warning: --log /dev/full: writing stopped (No space left on device); the games " \
         "and results are kept" in proc.stdout + proc.stderr
     assert json.loads(summary.read_text())["games_played"] == 2
+
+
+@pytest.mark.parametrize(("args", "needles"), [
+    (["--st", "0.0004"], ("--st", "0.0004 seconds: must be at least 0.001")),
+    (["--tc", "0.0004"], ("--tc", "'0.0004': the time must be at least 0.001 s")),
+    (["--tc", "1+0.00001"], ("--tc", "the increment must be 0 or at least 0.001 s")),
+    (["--engine", f"{E} st=0.0009", "--engine", E], ("--engine", "st must be at least 0.001 s")),
+    (["--engine", f"{E} tc=0.0001", "--engine", E], ("--engine", "the time must be at least")),
+], ids=["--st", "--tc time", "--tc increment", "st=", "tc="])
+def test_times_under_a_millisecond_are_refused_before_any_engine_starts(
+        args: list[str], needles: tuple[str, ...]) -> None:
+    # Sent in whole milliseconds they would be 0: `--st 0.0004` stopped the run at the first
+    # move with a ValueError; a clock of 0.0004 s lost every game on time.
+    engines = [] if "--engine" in args else ["--engine", E, "--engine", E]
+    assert_error(canter("match", *engines, *args, "--games", "1", "--maxplies", "2",
+                        "--openings", "none"), USAGE, *needles)

@@ -23,7 +23,7 @@ from canter.adapters.arbiter.engines import (
     spec_from_fields,
     unique_names,
 )
-from canter.adapters.arbiter.tc import TimeControl
+from canter.adapters.arbiter.tc import MIN_SECONDS, TimeControl
 from canter.adapters.params import Seconds, variant_option
 from canter.adapters.text import count
 
@@ -102,8 +102,10 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
         variant_option("The game; each has its number of seats (tri-camelot: three)."),
         click.option("--tc", default=None, metavar="TC",
                      help="Clock for every engine: MOVES/TIME+INC, TIME+INC (s or m:ss), inf."),
-        click.option("--st", type=Seconds(), default=None, metavar="SECONDS",
-                     help="Fixed time per move (go movetime)."),
+        # (sent in whole milliseconds: less than one would be `movetime 0`)
+        click.option("--st", type=Seconds(MIN_SECONDS, low_open=False), default=None,
+                     metavar="SECONDS",
+                     help="Fixed time per move (go movetime), at least 0.001."),
         click.option("--depth", type=click.IntRange(1), default=None, help="Depth per move."),
         click.option("--nodes", type=click.IntRange(1), default=None, help="Nodes per move."),
         click.option("--timemargin", type=click.IntRange(0), default=0, show_default=True,
@@ -384,7 +386,7 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
         out.flush()
         repeats = _repeated_games(players, openings, -(-games // per_block))
         if repeats:
-            click.echo(f"Warning: {repeats}", err=True)
+            _note(f"Warning: {repeats}")
     arbiter = Arbiter(config)
 
     def interrupt(signum: int, frame: object) -> None:
@@ -411,14 +413,22 @@ def _run(kind: str, opts: dict[str, Any], encounters_for: Callable[[int, int], l
     except KeyboardInterrupt:
         # Outside the games (reading a large --pgn, shutting down): every finished game is
         # already in the record file, which is never left half-written.
-        click.echo("Interrupted: finished games are saved; run the same command to resume",
-                   err=True)
+        _note("Interrupted: finished games are saved; run the same command to resume")
         sys.exit(130)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if outcome.interrupted:
         sys.exit(130)
+
+
+def _note(text: str) -> None:
+    """A line on standard error that may find it gone too (a hung-up terminal gives EIO):
+    the run's exit code and files matter more than the note."""
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _check_cluster(address: str, players: list, settings: Any) -> None:

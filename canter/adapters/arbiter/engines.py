@@ -24,7 +24,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from canter.adapters.arbiter.tc import TimeControl
+from canter.adapters.arbiter.tc import MIN_SECONDS, TimeControl
 from canter.adapters.params import MAX_SECONDS
 
 KEYS = ("cmd", "name", "dir", "tc", "st", "depth", "nodes", "timemargin", "arg", "proto")
@@ -187,6 +187,9 @@ def spec_from_fields(fields: list[Field], where: str) -> EngineSpec:
                 if not (math.isfinite(spec.movetime) and 0 < spec.movetime <= MAX_SECONDS):
                     raise ValueError(f"st must be a number of seconds above 0 and at most "
                                      f"{MAX_SECONDS:g}")
+                if spec.movetime < MIN_SECONDS:
+                    raise ValueError(f"st must be at least {MIN_SECONDS:g} s (it is sent in "
+                                     "whole milliseconds)")
             elif key in ("depth", "nodes"):
                 if not value.isdecimal() or len(value) > 12:
                     raise ValueError(f"{key} must be a whole number of at most 12 digits")

@@ -6,7 +6,8 @@ wrong ends the game as a loss for that seat, with a termination and a reason:
 
     time forfeit    the clock (or fixed time per move) exceeded by more than the margin
     illegal move    a move the rules refuse, or `bestmove (none)` with moves left
-    crash           the process ended (exit code in the reason)
+    crash           the process ended (exit code or signal in the reason), closed its
+                    output, or could not be started again
     stall           no `readyok` to `isready`, or no `bestmove` without any clock
     protocol error  malformed output, or the engine refused a position the rules accept
 
@@ -17,8 +18,11 @@ faulting engine is closed; its pool starts a fresh process for the next game.
 
 from __future__ import annotations
 
+import math
+import signal
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from canter.adapters.arbiter.engines import EngineSpec
@@ -61,9 +65,9 @@ class Player:
 class Adjudication:
     """`maxplies`: draw once that many plies are played (0: off). `resign_*`: a seat whose
     own score stays at or below -resign_score (cp) for resign_moves consecutive moves loses
-    (with `resign_twosided`, another seat's score must agree: the opponent's, or for three
-    seats at least one of the others'); three seats: it is ranked last, the others share
-    first place.
+    (with `resign_twosided`, another seat's score must agree: the opponent's, for three
+    seats at least one of the others', in a team game one of the other team's); three
+    seats: it is ranked last, the others share first place.
     `draw_*`: from full move `draw_movenumber` on, a draw once every seat's score stayed
     within +-draw_score for draw_moves consecutive moves."""
 
@@ -208,8 +212,31 @@ def _cp(result: PlayResult) -> int | None:
     return score.cp
 
 
-def _seconds(x: float) -> str:
-    return f"{x:.3f} s"
+def _seconds(x: float, places: int = 3) -> str:
+    return f"{x:.{places}f} s"
+
+
+def _places(x: float) -> int:
+    """Decimal places that show `x` (a positive time) as more than zero: 3 (milliseconds)
+    unless it is smaller, up to 9 (the clocks' nanoseconds)."""
+    if x <= 0 or x >= 0.0005:
+        return 3
+    return min(9, max(3, math.ceil(-math.log10(x))))
+
+
+def _died(name: str, when: str, exit_code: int | None) -> str:
+    """The reason for an engine that died `when` ("while searching"): its exit code, the
+    signal that killed it (a negative code), or, with no code, that it closed its output
+    while its process still runs."""
+    if exit_code is None:
+        return f"{name} closed its output {when} (its process still runs)"
+    if exit_code < 0:
+        try:
+            signame = f" ({signal.Signals(-exit_code).name})"
+        except ValueError:
+            signame = ""
+        return f"{name} was killed by signal {-exit_code}{signame} {when}"
+    return f"{name} crashed {when} (exit code {exit_code})"
 
 
 def play_game(
@@ -220,8 +247,9 @@ def play_game(
     pool: EnginePool,
     abort: threading.Event | None = None,
 ) -> GameResult:
-    """Play one game, `players[seat]` in each seat. Faults become results; only
-    GameAborted (the run is stopping) and configuration errors escape."""
+    """Play one game, `players[seat]` in each seat. Faults become results, an option an
+    engine refuses too (the run's preflight has stopped a bad option= before any game);
+    only GameAborted (the run is stopping) and bugs escape."""
     pool.game = number
     pos = opening.start(settings.variant)
     variant = pos.variant
@@ -280,8 +308,12 @@ def play_game(
         try:
             engine = pool.get(player)
             engine.new_game(timeout=settings.ready_timeout)
-        except ValueError:
-            raise  # a bad option= is the operator's mistake, not the engine's
+        except ValueError as exc:
+            # A bad option= is the operator's mistake, stopped by the preflight before any
+            # game (Arbiter.preflight, check_workers). Refused here, the engine took it
+            # then and declares otherwise now (a restart after a crash): the engine's fault.
+            return forfeit(_Fault(seat, "crash", f"{seat_names[seat]} could not be started "
+                                  f"again: {exc}"))
         except EngineError as exc:
             return forfeit(_start_fault(seat, seat_names[seat], exc, settings.ready_timeout))
         engines.append(engine)
@@ -319,8 +351,8 @@ def play_game(
                                f"{_seconds(exc.elapsed)} (go {' '.join(limit.go_arguments())})")
             return forfeit(fault)
         except EngineDied as exc:
-            return forfeit(_Fault(seat, "crash", f"{name} crashed while searching "
-                                  f"(exit code {exc.exit_code})"))
+            return forfeit(_Fault(seat, "crash",
+                                  _died(name, "while searching", exc.exit_code)))
         except EngineProtocolError as exc:
             return forfeit(_Fault(seat, "protocol error",
                                   f"{name} sent malformed output: {exc.line[:80]!r} "
@@ -328,9 +360,13 @@ def play_game(
         engine_time += result.elapsed
         if allowed is not None and result.elapsed > allowed + player.margin:
             over = result.elapsed - allowed
+            # (an overrun under a millisecond would read `over by 0.000 s`)
+            places = _places(over)
             return forfeit(_Fault(seat, "time forfeit",
-                                  f"{name} loses on time: took {_seconds(result.elapsed)} "
-                                  f"with {_seconds(allowed)} left (over by {_seconds(over)})"))
+                                  f"{name} loses on time: took "
+                                  f"{_seconds(result.elapsed, places)} with "
+                                  f"{_seconds(allowed, places)} left (over by "
+                                  f"{_seconds(over, places)})"))
         rejected = [e for e in result.errors if e.startswith("position rejected")]
         if rejected:
             return forfeit(_Fault(seat, "protocol error",
@@ -360,7 +396,7 @@ def play_game(
             time=round(result.elapsed, 3),
         )
         scores[seat].append(cp)
-        verdict = _adjudicate(adj, scores, seat, len(moves), seat_names)
+        verdict = _adjudicate(adj, scores, seat, len(moves), seat_names, variant.team_of)
         if verdict is not None:
             ranking, reason = verdict
             if variant.is_team_game and len(ranking) > 1:
@@ -376,8 +412,7 @@ def _start_fault(seat: int, name: str, exc: EngineError, timeout: float) -> _Fau
         if exc.step == "start":
             detail = exc.reason or (exc.tail[-1] if exc.tail else "unknown reason")
             return _Fault(seat, "crash", f"{name} could not be started: {detail}")
-        return _Fault(seat, "crash",
-                      f"{name} crashed during {exc.step} (exit code {exc.exit_code})")
+        return _Fault(seat, "crash", _died(name, f"during {exc.step}", exc.exit_code))
     if isinstance(exc, EngineProtocolError):
         return _Fault(seat, "protocol error",
                       f"{name} sent malformed output during {exc.step}: {exc.line[:80]!r} "
@@ -387,12 +422,16 @@ def _start_fault(seat: int, name: str, exc: EngineError, timeout: float) -> _Fau
 
 def _adjudicate(
     adj: Adjudication, scores: list[list[int | None]], seat: int, plies: int,
-    seat_names: list[str],
+    seat_names: list[str], team_of: Sequence[int] = (),
 ) -> tuple[list[list[int]], str] | None:
+    """`team_of`: each seat's team (the variant's); empty, every seat alone."""
     nseats = len(scores)
+    team = list(team_of) or list(range(nseats))
     if adj.resign_moves:
         own = scores[seat][-adj.resign_moves:]
         others = [s for s in range(nseats) if s != seat]
+        # a partner's score says nothing against its own team: only an opponent agrees
+        opponents = [s for s in others if team[s] != team[seat]]
         losing = len(own) == adj.resign_moves and all(
             s is not None and s <= -adj.resign_score for s in own)
 
@@ -401,8 +440,9 @@ def _adjudicate(
             return len(recent) == adj.resign_moves and all(
                 s is not None and s >= adj.resign_score for s in recent)
 
-        # two seats: the opponent must agree; three: at least one other seat must
-        agreed = not adj.resign_twosided or any(winning(o) for o in others)
+        # two seats: the opponent must agree; three: at least one other seat; a team
+        # game: a seat of the other team
+        agreed = not adj.resign_twosided or any(winning(o) for o in opponents)
         if losing and agreed:
             # three seats: the rules know no resignation and the game between the other
             # two is undecided, so they share first place (as after a fault)

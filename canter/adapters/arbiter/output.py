@@ -1,19 +1,21 @@
-"""The run's standard output, which a reader that goes away (`| head`, a dead `tee`)
-silences instead of stopping the run: the games go on, and the records and summary the
-run writes to files keep every result."""
+"""The run's standard output, which a reader that goes away (`| head`, a dead `tee`, a
+terminal that hung up) or a file that cannot take more (a full disk) silences instead of
+stopping the run: the games go on, and the records and summary the run writes to files
+keep every result."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import TextIO
 
 
 class ProgressOut:
-    """A text stream for progress lines. The first write or flush that finds its reader
-    gone (a broken pipe) turns it silent for good, says so once on standard error, and
-    points the stream's file at the null device, so that nothing written later (nor
-    Python's flush at exit) fails again."""
+    """A text stream for progress lines. The first write or flush that fails (a broken
+    pipe, EIO from a terminal that hung up, ENOSPC from a full disk: any OSError) turns it
+    silent for good, says so once on standard error, and points the stream's file at the
+    null device, so that nothing written later (nor Python's flush at exit) fails again."""
 
     def __init__(self, stream: TextIO, what: str, err: TextIO | None = None) -> None:
         self.stream = stream
@@ -25,16 +27,16 @@ class ProgressOut:
         if not self.gone:
             try:
                 self.stream.write(text)
-            except BrokenPipeError:
-                self._reader_gone()
+            except OSError as exc:
+                self._reader_gone(exc)
         return len(text)
 
     def flush(self) -> None:
         if not self.gone:
             try:
                 self.stream.flush()
-            except BrokenPipeError:
-                self._reader_gone()
+            except OSError as exc:
+                self._reader_gone(exc)
 
     def isatty(self) -> bool:
         try:
@@ -42,7 +44,7 @@ class ProgressOut:
         except (AttributeError, ValueError):
             return False
 
-    def _reader_gone(self) -> None:
+    def _reader_gone(self, exc: OSError) -> None:
         self.gone = True
         try:
             null = os.open(os.devnull, os.O_WRONLY)
@@ -52,9 +54,13 @@ class ProgressOut:
                 os.close(null)
         except (AttributeError, OSError, ValueError):
             pass  # a stream with no file of its own: staying silent is enough
+        if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+            what = "was closed"
+        else:
+            what = f"failed ({exc.strerror or exc})"
         try:
-            self.err.write(f"{self.what}: standard output was closed; the run goes on "
+            self.err.write(f"{self.what}: standard output {what}; the run goes on "
                            "without progress lines (--pgn and --json keep the results)\n")
             self.err.flush()
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            pass  # standard error gone too (the same terminal): nothing is left to tell

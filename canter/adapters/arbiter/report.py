@@ -326,8 +326,10 @@ def _three(tally: Tally, names: list[str]) -> list[str]:
 
 def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: str,
             sprt_params: dict[str, float] | None, interrupted: bool,
-            stopped_by_sprt: bool, match: bool = True) -> dict[str, Any]:
-    """The machine-readable summary (`--json`)."""
+            stopped_by_sprt: bool, match: bool = True,
+            error: str | None = None) -> dict[str, Any]:
+    """The machine-readable summary (`--json`). `error`: the error that stopped the run
+    part-way (the line it exits with), None if none did."""
     data: dict[str, Any] = {
         "variant": variant,
         "seats": nseats,
@@ -336,6 +338,7 @@ def summary(tally: Tally, names: list[str], nseats: int, total: int, variant: st
         "games_played": tally.games,
         "interrupted": interrupted,
         "stopped_by_sprt": stopped_by_sprt,
+        "error": error,
         "terminations": dict(tally.terminations()),
     }
     if tally.team_of:

@@ -38,6 +38,7 @@ from canter.adapters.arbiter.game import (
 )
 from canter.adapters.arbiter.log import EngineLog, log_problem
 from canter.adapters.arbiter.openings import Opening
+from canter.adapters.arbiter.output import ProgressOut
 from canter.adapters.arbiter.report import (
     elo_text,
     final_table,
@@ -115,6 +116,9 @@ class RunOutcome:
     interrupted: bool = False
     stopped_by_sprt: bool = False
     resumed: int = 0
+    # the error that stopped the run part-way (a worker's bug, a lost cluster): the games
+    # before it are counted and summarised, then the run fails with it
+    error: ArbiterError | None = None
     wall: float = 0.0
     engine_time: float = 0.0
     plies: int = 0  # plies played by engines in this run (not resumed games)
@@ -141,7 +145,12 @@ class Arbiter:
         self._jobs_by_number = {j.number: j for j in config.jobs}
         self.keys = {j.number: game_key(config.identity, j, config.openings[j.opening])
                      for j in config.jobs}
+        # Every line goes through a ProgressOut, whoever made the config: a standard output
+        # that fails (a hung-up terminal, a full disk) silences the progress, not the run.
         out = config.out
+        if out is not None and not isinstance(out, ProgressOut):
+            out = ProgressOut(out, "canter arbiter")
+        self.out = out
         self.bar = out is not None and not config.quiet and (
             config.progress == "bar" or (config.progress == "auto" and _isatty(out)))
         self._bar_shown = False
@@ -152,7 +161,7 @@ class Arbiter:
 
     def say(self, text: str) -> None:
         """A line of its own; over a status line being redrawn, above it."""
-        out = self.config.out
+        out = self.out
         if out is not None and not self.config.quiet:
             if self._bar_shown:
                 out.write("\r" + CLEAR_LINE)
@@ -163,7 +172,7 @@ class Arbiter:
 
     def _draw(self) -> None:
         """Redraw the status line in place (terminal only)."""
-        out = self.config.out
+        out = self.out
         assert out is not None
         width = shutil.get_terminal_size().columns
         line = progress_bar(self.tally, len(self.config.jobs), self.names, self.config.seats,
@@ -373,15 +382,10 @@ class Arbiter:
                         self._draw()  # the clocks move on between games
                     continue
                 if kind == "error":
-                    if isinstance(payload, ArbiterError):
-                        raise payload
-                    if isinstance(payload, ClusterError):
-                        raise ArbiterError(f"--cluster {cfg.cluster}: {payload}")
-                    # A bug, or a value no check caught: stop the run with one line, not
-                    # a traceback; the finished games are already in the record file.
-                    first = (str(payload).splitlines() or [""])[0][:200]
-                    raise ArbiterError(f"the run stopped: {type(payload).__name__}: "
-                                       f"{first}") from payload
+                    # Stopped as an interrupt stops it (the games that end meanwhile
+                    # written, the table and --json of the games played), then failed.
+                    outcome.error = self._stop_error(payload)
+                    break
                 if kind == "done":
                     continue
                 remaining -= 1
@@ -437,8 +441,8 @@ class Arbiter:
                                  f"({log.error}); the games and results are kept")
         if self._bar_shown:  # leave the last state of the status line on the screen
             self._draw()
-            assert cfg.out is not None
-            cfg.out.write("\n")
+            assert self.out is not None
+            self.out.write("\n")
             self._bar_shown = False
         if self.interrupt.is_set():  # (one that came while the run was ending)
             outcome.interrupted = True
@@ -446,16 +450,36 @@ class Arbiter:
         self.say(final_table(self.tally, self.names, cfg.seats, total, cfg.sprt, cfg.match))
         if cfg.json_path:
             data = summary(self.tally, self.names, cfg.seats, total, cfg.settings.variant,
-                           cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt, cfg.match)
+                           cfg.sprt, outcome.interrupted, outcome.stopped_by_sprt, cfg.match,
+                           str(outcome.error) if outcome.error is not None else None)
             try:
                 write_summary(cfg.json_path, data)
             except OSError as exc:
                 saved = f"; the games are in {cfg.pgn}" if cfg.pgn else ""
-                raise ArbiterError(f"--json {cfg.json_path}: the summary could not be written "
-                                   f"({exc.strerror}){saved}") from None
+                failed = (f"--json {cfg.json_path}: the summary could not be written "
+                          f"({exc.strerror}){saved}")
+                if outcome.error is not None:  # (the error that stopped the run comes first)
+                    failed = f"{outcome.error} (and {failed})"
+                raise ArbiterError(failed) from None
+        if outcome.error is not None:
+            raise outcome.error
         if unwritten is not None:
             raise unwritten
         return outcome
+
+    def _stop_error(self, payload: object) -> ArbiterError:
+        """The one-line error a worker's failure stops the run with."""
+        if isinstance(payload, ArbiterError):
+            return payload
+        if isinstance(payload, ClusterError):
+            return ArbiterError(f"--cluster {self.config.cluster}: {payload}")
+        # A bug, or a value no check caught: one line, not a traceback; the finished games
+        # are already in the record file.
+        first = (str(payload).splitlines() or [""])[0][:200]
+        error = ArbiterError(f"the run stopped: {type(payload).__name__}: {first}")
+        if isinstance(payload, BaseException):
+            error.__cause__ = payload
+        return error
 
     def _connect(self, pending: list[Job],
                  results: queue.Queue[tuple[str, object]]) -> Connection:

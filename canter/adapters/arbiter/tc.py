@@ -21,6 +21,10 @@ from dataclasses import dataclass
 from canter.adapters.client.engine import Limit
 from canter.adapters.params import MAX_SECONDS
 
+# Times reach an engine in whole milliseconds: a time below one would be sent as 0
+# (`movetime 0` is refused by the client; a clock of 0 is lost before a move is made).
+MIN_SECONDS = 0.001
+
 _TC_RE = re.compile(
     r"^(?:(?P<moves>\d+)/)?(?P<time>\d+(?:\.\d*)?|\d+:\d{1,2}(?:\.\d*)?)(?:\+(?P<inc>\d+(?:\.\d*)?))?$"
 )
@@ -71,6 +75,11 @@ class TimeControl:
         inc = float(m["inc"] or 0)
         if seconds <= 0:
             raise ValueError(f"time control {text!r}: the time must be above 0")
+        if seconds < MIN_SECONDS or 0 < inc < MIN_SECONDS:
+            what = ("the time must be" if seconds < MIN_SECONDS
+                    else "the increment must be 0 or")
+            raise ValueError(f"time control {text!r}: {what} at least {MIN_SECONDS:g} s "
+                             "(times are sent in whole milliseconds)")
         # (Beyond this a clock is no clock: in milliseconds it leaves 64 bits, or is inf.)
         if seconds > MAX_SECONDS or inc > MAX_SECONDS:
             raise ValueError(f"time control {text!r}: times must be at most "
