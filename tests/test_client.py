@@ -516,6 +516,14 @@ def test_an_engine_that_dies_after_a_huge_line_is_quoted_short():
     assert text.endswith("... (10,000,000 characters)'") and len(text) < 300
 
 
+def test_an_engine_killed_by_a_signal_is_named_so():
+    assert str(EngineDied("handshake", -11)) == (
+        "engine died during handshake (killed by signal 11 (SIGSEGV))")
+    assert str(EngineDied("search", None)) == (
+        "engine died during search (it closed its output; its process still runs)")
+    assert str(EngineDied("search", 2)) == "engine died during search (exit code 2)"
+
+
 BAD = str(Path(__file__).parent / "bad_engines" / "bad_engine.py")
 
 

@@ -19,7 +19,6 @@ faulting engine is closed; its pool starts a fresh process for the next game.
 from __future__ import annotations
 
 import math
-import signal
 import threading
 import time
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from canter.adapters.client.engine import (
     EngineStalled,
     LogRecord,
     PlayResult,
+    exit_text,
 )
 from canter.adapters.records.format import GameRecord, result_from_ranking, score_text
 from canter.adapters.text import count
@@ -231,12 +231,8 @@ def _died(name: str, when: str, exit_code: int | None) -> str:
     if exit_code is None:
         return f"{name} closed its output {when} (its process still runs)"
     if exit_code < 0:
-        try:
-            signame = f" ({signal.Signals(-exit_code).name})"
-        except ValueError:
-            signame = ""
-        return f"{name} was killed by signal {-exit_code}{signame} {when}"
-    return f"{name} crashed {when} (exit code {exit_code})"
+        return f"{name} was {exit_text(exit_code)} {when}"
+    return f"{name} crashed {when} ({exit_text(exit_code)})"
 
 
 def play_game(

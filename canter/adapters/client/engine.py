@@ -108,7 +108,21 @@ class EngineDied(EngineError):
         if len(last) > 200:  # (an engine may die after a line of megabytes)
             last = last[:200] + f"... ({len(last):,} characters)"
         detail = f"; last output: {last!r}" if self.tail else ""
-        super().__init__(f"engine died during {step} (exit code {exit_code}){detail}")
+        super().__init__(f"engine died during {step} ({exit_text(exit_code)}){detail}")
+
+
+def exit_text(exit_code: int | None) -> str:
+    """How a process ended, for a message: its exit code, the signal that killed it (a
+    negative code), or, with no code, that it closed its output and still runs."""
+    if exit_code is None:
+        return "it closed its output; its process still runs"
+    if exit_code < 0:
+        try:
+            name = f" ({signal.Signals(-exit_code).name})"
+        except ValueError:
+            name = ""
+        return f"killed by signal {-exit_code}{name}"
+    return f"exit code {exit_code}"
 
 
 class EngineStalled(EngineError):
