@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 import traceback
 from collections.abc import Callable
 
@@ -39,7 +38,7 @@ from canter.protocol.cecp_format import (
 )
 from canter.protocol.lines import echo, error_text, printable
 from canter.protocol.output import Output, diagnostic
-from canter.protocol.session import ProtocolError, Session
+from canter.protocol.session import ProtocolError, Session, TimedCommands
 
 ENGINE_NAME = "canter"
 DRAW_ACCEPT = -50  # accept a draw offer when standing at least half a Man worse
@@ -93,7 +92,7 @@ class Search:
         self.answered = threading.Event()
 
 
-class CecpDialect:
+class CecpDialect(TimedCommands):
     name = "cecp"
 
     def __init__(self, session: Session, out: Output) -> None:
@@ -119,7 +118,6 @@ class CecpDialect:
         self.resigned = False  # since the game last changed: a draw offer is then too late
         self.current: Search | None = None
         self.last_think: Search | None = None  # its score guides draw offers
-        self.received: float | None = None  # when the command being carried out was read
         self.pending: threading.Thread | None = None  # see _later
         self.generation = 0  # bumped whenever the engine's plans are cancelled
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -140,15 +138,6 @@ class CecpDialect:
         }
 
     # ---- plumbing -------------------------------------------------------------------------
-    def handle(self, tokens: list[str]) -> bool:
-        """Carry out one command; False when the engine should end."""
-        # A move's clock runs from here: waiting for the command lock and stopping a search
-        # (up to the session's stop grace) are part of the engine's time.
-        self.received = time.monotonic()
-        try:
-            return self._handle(tokens)
-        finally:
-            self.received = None
 
     def _handle(self, tokens: list[str]) -> bool:
         word = tokens[0].lower()

@@ -291,6 +291,26 @@ class SearchJob:
         return not self.done
 
 
+class TimedCommands:
+    """A dialect's `handle`, timed: `received` is when the command being carried out was
+    read (None between commands). A move's clock runs from it, so waiting for the command
+    lock and stopping a running search (up to the stop grace) are part of the engine's
+    time. The dialect carries the command out in `_handle`."""
+
+    received: float | None = None
+
+    def handle(self, tokens: list[str]) -> bool:
+        """Carry out one command; False when the engine should end."""
+        self.received = time.monotonic()
+        try:
+            return self._handle(tokens)
+        finally:
+            self.received = None
+
+    def _handle(self, tokens: list[str]) -> bool:
+        raise NotImplementedError
+
+
 class Session:
     def __init__(self) -> None:
         self.variant_name = DEFAULT_VARIANT

@@ -14,7 +14,7 @@ from canter.protocol import options as opt
 from canter.protocol import referee
 from canter.protocol.lines import INT_MAX, echo, error_text, parse_whole, split_at
 from canter.protocol.output import Output
-from canter.protocol.session import ProtocolError, Session
+from canter.protocol.session import ProtocolError, Session, TimedCommands
 
 ENGINE_NAME = "canter"
 ENGINE_AUTHOR = "the canter developers"
@@ -86,13 +86,12 @@ def format_info(info: SearchInfo, fmt: Callable[[object], str]) -> str:
     return " ".join(parts)
 
 
-class UciDialect:
+class UciDialect(TimedCommands):
     name = "uci"
 
     def __init__(self, session: Session, out: Output) -> None:
         self.session = session
         self.out = out
-        self.received: float | None = None  # when the command being carried out was read
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "setoption": self.cmd_setoption,
             "ucinewgame": self.cmd_ucinewgame, "position": self.cmd_position,
@@ -114,15 +113,6 @@ class UciDialect:
         """A line refused before it became a command (e.g. too long)."""
         self.error(message)
 
-    def handle(self, tokens: list[str]) -> bool:
-        """Carry out one command; False when the engine should end."""
-        # A move's clock runs from here: stopping the running search (up to the session's
-        # stop grace) is part of the time of the `go` that stops it.
-        self.received = time.monotonic()
-        try:
-            return self._handle(tokens)
-        finally:
-            self.received = None
 
     def _handle(self, tokens: list[str]) -> bool:
         word = tokens[0].lower()
