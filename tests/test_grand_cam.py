@@ -273,3 +273,35 @@ def test_the_winner_of_a_won_game_is_the_same_read_back(mover, setup_args, move)
     again = Position.from_string(pos.to_string())
     assert pos.outcome().winner == mover == again.outcome().winner
     assert again.outcome() == pos.outcome()
+
+
+def test_an_exit_duty_that_does_not_persist_lapses_with_a_pass():
+    # RULES.md §1 (option): with exit_duty_persists off the duty binds the owner's next
+    # turn only. Red's G1 must leave its castle but Red is walled in and passes (R17):
+    # that pass is Red's turn, so on its next turn D3 may move too.
+    rules = Rules(exit_duty_persists=False)
+    start = "grand-cam 1/3/7/9/8g/11/10y2/11/1y1y5/yyy6/rbbb1b1/bbb/r y 0,0,0,0 G1 - 0 0"
+    pos = Position.from_string(start, rules=rules)
+    for text in ("K7-K6", "K9-K10", "E3xE5xG5", "K6-K5"):
+        pos.push(parse_move(pos, text))
+        assert pos.hash == Position.from_string(str(pos), rules=rules).hash
+    assert str(pos).split()[2] == "r" and pos.duty == [0, 0, 0, 0]
+    assert {format_move(pos.variant, m) for m in pos.legal_moves()} == {
+        "G1-E3", "D3-E3", "D3-E4"}
+    # By default the duty persists: G1 alone moves.
+    kept = Position.from_string(start)
+    for text in ("K7-K6", "K9-K10", "E3xE5xG5", "K6-K5"):
+        kept.push(parse_move(kept, text))
+    assert {format_move(kept.variant, m) for m in kept.legal_moves()} == {"G1-E3"}
+    while pos.move_stack:
+        pos.pop()
+    assert str(pos) == start
+
+
+def test_the_eliminated_seats_print_in_seat_order():
+    # One string per position: the order of a team game's eliminated seats changes neither
+    # its ranking nor its repetition key.
+    texts = [f"grand-cam 1/3/7/9/9/11/1b11/5y5/9/9/7/3/1 b 0,0,0,0 - {out} 0 0"
+             for out in ("g,r", "r,g")]
+    a, b = (Position.from_string(t) for t in texts)
+    assert str(a) == str(b) == texts[1] and a.hash == b.hash

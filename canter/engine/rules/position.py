@@ -534,7 +534,13 @@ class Position:
     def _pass_turn(self) -> None:
         """The seat to move passes: the next seat in turn order (in play or not) moves."""
         k = self._keys
-        h = self.hash ^ k.turn[self.turn]
+        t = self.turn
+        h = self.hash ^ k.turn[t]
+        if self.duty[t] and not self.rules.exit_duty_persists:
+            # A pass is the seat's turn: an exit duty that does not persist lapses with it.
+            for cell in cells_of(self.duty[t]):
+                h ^= k.duty[cell]
+            self.duty[t] = 0
         self.turn = (self.turn + 1) % self.variant.nseats
         self.hash = h ^ k.turn[self.turn]
 

@@ -54,8 +54,14 @@ def format_position(pos: Position) -> str:
             row.append(str(run))
         rows.append("".join(row))
     duties = ",".join(v.cell_name(c) for bits in pos.duty for c in cells_of(bits)) or "-"
-    letters = [v.seats[s].letter for s in pos.eliminated]
     together = pos.out_together
+    out = list(pos.eliminated)
+    if v.teams:
+        # A team game ranks by team and its key ignores the order: one string, the seats
+        # that went out apart in seat order (then any taken together by the last move).
+        last = len(out) - together if together > 1 else len(out)
+        out = sorted(out[:last]) + out[last:]
+    letters = [v.seats[s].letter for s in out]
     if together > 1:
         # Seats one move eliminated share a rank: '+' says so (the last group only, since
         # such a move ends the game).
