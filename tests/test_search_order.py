@@ -55,3 +55,50 @@ def test_captures_are_ordered_as_the_full_order_orders_them(variant):
             assert [m.route for m in got] == [m.route for m in want]
             differ += [m.route for m in got] != [m.route for m in moves]
     assert differ, "every list was already in order: the test checked nothing"
+
+
+def random_positions(variant: str, seed: int, games: int = 6) -> list[Position]:
+    """Positions of seeded random games with two legal moves or more."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        pos = Position.start(variant)
+        for _ply in range(120):
+            if pos.outcome() is not None:
+                break
+            moves = pos.legal_moves()
+            if len(moves) > 1:
+                out.append(pos.copy())
+            pos.push(rng.choice(moves))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["camelot", "chivalry", "tri-camelot"])
+@pytest.mark.parametrize("order_adv", [False, True])
+def test_packed_order_is_the_order_of_the_keys(variant, order_adv):
+    """`_order` packs each key and index into one int; `_order_pairs` sorts (key, move)
+    pairs. They agree on every list, with history above the cap, below zero and tied, the
+    killers and the table move among the moves."""
+    rng = random.Random(7)
+    searcher = Searcher()
+    searcher.search(Position.start(variant), Limits(depth=2), lambda info: None, StopFlag())
+    search = searcher._search
+    search.order_adv = order_adv
+    positions = random_positions(variant, 3)
+    assert len(positions) > 100
+    moved = 0
+    for pos in positions:
+        moves = movegen.generate(pos)
+        search.history = {}
+        for m in moves:
+            if rng.random() < 0.6:
+                search.history[(pos.turn, m.start, m.end)] = rng.choice(
+                    [0, 1, 4, 9, -25, 1 << 26, (1 << 24) - 1, rng.randrange(-100, 5000)])
+        ply = rng.randrange(4)
+        search.killers[ply] = [rng.choice(moves)._key, rng.choice(moves)._key]
+        tt_move = rng.choice([None, rng.choice(moves)._key])
+        got = search._order(pos, list(moves), tt_move, ply)
+        want = search._order_pairs(pos, list(moves), tt_move, ply)
+        assert [m.route for m in got] == [m.route for m in want]
+        moved += [m.route for m in got] != [m.route for m in moves]
+    assert moved > len(positions) // 2, "most lists were already in order: nothing checked"
