@@ -74,6 +74,11 @@ def test_move_comment_forms():
     # a time that is no time is left out: written, `nans` or `-1s` would read back as text
     for bad in (float("nan"), -1.0, float("inf")):
         assert MoveComment("+1.00", 3, bad).render() == "+1.00/3"
+    # A depth longer than any search's is text, not a crash (int() refuses 4,300 digits).
+    long_depth = "+0.10/" + "9" * 5000 + " note"
+    c = MoveComment.parse(long_depth)
+    assert c.score is None and c.depth is None and c.text == long_depth
+    assert MoveComment.parse("+0.10/123456789").depth == 123456789
 
 
 def test_a_move_with_a_time_and_no_score_gets_no_empty_comment():
@@ -371,8 +376,11 @@ def test_the_writer_refuses_a_game_the_reader_would_refuse():
     spaced.add_move("D6 F8")
     three = GameRecord.new("camelot", ["a", "b"])
     three.result = "1-0-0"
+    unknown = GameRecord.new("camelot", ["a", "b"])
+    unknown.tags["Variant"] = "Camelot 2"
     for game, needle in ((bad_tag, "tag name 'My-Tag'"), (spaced, "move 'D6 F8'"),
-                         (three, "does not have 2 parts")):
+                         (three, "does not have 2 parts"),
+                         (unknown, "unknown Variant 'Camelot 2'")):
         with pytest.raises(ValueError, match=needle):
             write_game(game)
     fine = GameRecord.new("camelot", ["a", "b"], Annotator="x")

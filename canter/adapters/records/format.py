@@ -159,8 +159,9 @@ class MoveComment:
     time: float | None = None
     text: str = ""
 
+    # At most 9 digits of depth (more is text): int() refuses strings of over 4,300.
     _RE = re.compile(
-        r"^\s*(?P<score>[+-]\d+(?:\.\d+)?|#-?\d+)/(?P<depth>\d+)"
+        r"^\s*(?P<score>[+-]\d+(?:\.\d+)?|#-?\d+)/(?P<depth>\d{1,9})(?!\d)"
         r"(?:\s+(?P<time>\d+(?:\.\d+)?)s\b)?\s*(?P<rest>.*)$",
         re.DOTALL,
     )
@@ -409,11 +410,8 @@ def _check_writable(game: GameRecord) -> None:
             raise ValueError(f"move {_q(move)} is not in official notation (C6-E8, F7xF9)")
     if not RESULT_RE.match(game.result):
         raise ValueError(f"result {_q(game.result)} is not a result token (1-0, 1/2-1/2, *)")
-    try:
-        nseats = len(game.seat_tags)
-    except ValueError:
-        return  # (no variant the writer knows: the reader checks no seats either)
-    parse_result(game.result, nseats)
+    # The reader refuses a game of a variant it does not know (ValueError here too).
+    parse_result(game.result, len(game.seat_tags))
 
 
 def write_game(game: GameRecord, width: int = 80) -> str:
